@@ -1,0 +1,317 @@
+/**
+ * The public contract of Engram, types only. The engine implements {@link MemoryApi}; the client
+ * is a `Remote<MemoryApi>` over a worker, or the engine itself in process.
+ */
+
+/** What kind of memory a row is. Any string works; these are the ones Engram knows. */
+export type MemoryType = 'fact' | 'skill' | 'log' | 'page' | (string & {})
+
+/** How much the host trusts where a memory came from. Recall can be limited by it. */
+export type TrustLevel = 'trusted' | 'unverified' | 'untrusted'
+
+/** How sure the writer was. `high` is boosted x1.2 at recall, `low` damped x0.8. */
+export type Confidence = 'low' | 'medium' | 'high'
+
+/** One stored memory: the source of truth, a row of the `memories` table. */
+export interface Memory {
+  /** ULID: sortable by creation time. */
+  id: string
+  /** Separates tenants, agents or users sharing one database. @default 'default' */
+  namespace: string
+  type: MemoryType
+  /** The text as stored: NFC, trimmed. */
+  text: string
+  /** Normalised text used for exact dedup: unique per namespace + type. */
+  key: string
+  tags: string[]
+  /** Other names the memory answers to exactly (`'FH-2291'`, `'Pri'`). */
+  aliases: string[]
+  /** Where it came from: `'user'`, `'agent'`, `'import'`, a URL… @default 'agent' */
+  source: string
+  trust: TrustLevel
+  confidence: Confidence
+  /** Poison-screen rule codes that matched when the memory was stored flagged; empty if clean. */
+  flags: string[]
+  /** Epoch milliseconds. */
+  createdAt: number
+  updatedAt: number
+  /** Last time the memory was written or re-confirmed by a duplicate write. */
+  confirmedAt: number
+  /** How many writes said the same thing (1 for a fresh memory). */
+  confirmations: number
+  recallCount: number
+  lastRecalledAt?: number
+  /** The memory is ignored by recall after this instant. */
+  expiresAt?: number
+  /** For chunks of a long page: the page's id and this chunk's position. */
+  pageId?: string
+  chunk?: number
+  /** Free structured data kept with the memory (a session date, a speaker). Not indexed. */
+  meta?: Record<string, unknown>
+}
+
+/** How a caller wants a poison-screen match handled. */
+export type PoisonPolicy = 'reject' | 'flag' | 'off'
+
+/** Options for {@link MemoryApi.remember}. Every field is optional. */
+export interface RememberOptions {
+  /** @default 'default' */
+  namespace?: string
+  /** @default 'fact' */
+  type?: MemoryType
+  /** Up to 32 tags of up to 64 characters each. */
+  tags?: string[]
+  aliases?: string[]
+  /** @default 'agent' */
+  source?: string
+  /** @default 'unverified' */
+  trust?: TrustLevel
+  /** @default 'medium' */
+  confidence?: Confidence
+  expiresAt?: number
+  meta?: Record<string, unknown>
+  /** A precomputed unit-length vector from the engine's model; skips embedding. */
+  vector?: Float32Array
+  /** What to do when the text looks like an injected instruction. @default 'reject' */
+  poison?: PoisonPolicy
+}
+
+/** One item of {@link MemoryApi.rememberMany}. */
+export interface RememberItem extends RememberOptions {
+  text: string
+}
+
+/** The answer to a write. A duplicate returns the existing id and confirms that memory. */
+export interface RememberResult {
+  id: string
+  status: 'created' | 'duplicate'
+  /** How the duplicate was found: same normalised text, or a near neighbour. */
+  match?: 'exact' | 'near'
+  /** Cosine to the existing memory, for near duplicates. */
+  similarity?: number
+  /** Poison-screen rules that matched when stored flagged. */
+  flags?: string[]
+}
+
+/** Fields {@link MemoryApi.update} may change. Text changes re-embed. */
+export interface MemoryPatch {
+  text?: string
+  type?: MemoryType
+  tags?: string[]
+  aliases?: string[]
+  source?: string
+  trust?: TrustLevel
+  confidence?: Confidence
+  expiresAt?: number | null
+  meta?: Record<string, unknown>
+  poison?: PoisonPolicy
+}
+
+export type RecallMode = 'hybrid' | 'keyword' | 'semantic'
+
+/** The ranked lists fusion combines. */
+export type ListName = 'keyword' | 'vector' | 'alias' | 'tag'
+
+/** How a hit was found: by keywords, by meaning, both, an exact alias or a named tag. */
+export type Via = 'kw' | 'vec' | 'both' | 'alias' | 'tag'
+
+/** Options for {@link MemoryApi.recall}. */
+export interface RecallOptions {
+  /** How many hits to return, 1..100. @default 5 */
+  k?: number
+  /** @default 'hybrid' */
+  mode?: RecallMode
+  /** @default 'default' */
+  namespace?: string
+  /** Only these types. @default all */
+  types?: MemoryType[]
+  /** Only memories carrying every one of these tags. */
+  tags?: string[]
+  /** Relative weight of each list in fusion. @default 1 for each */
+  weights?: Partial<Record<ListName, number>>
+  /** Build explanations. `false` skips the work. @default true */
+  explain?: boolean
+  /** Only memories at least this trusted. @default 'untrusted' (all) */
+  minTrust?: TrustLevel
+  /** Include memories stored flagged by the poison screen. @default true (they are marked) */
+  includeFlagged?: boolean
+  /** Apply recency / confidence / frequency boosts. @default true */
+  boosts?: boolean
+  /** Write this recall to the recall log. @default true */
+  log?: boolean
+}
+
+/** One list's view of a hit. */
+export interface ListEvidence {
+  /** 1-based rank within the list. */
+  rank: number
+  /** The list's raw score: BM25, cosine, 1 for exact alias/tag hits. */
+  score: number
+}
+
+/** A multiplicative boost applied after fusion. */
+export interface Boost {
+  name: 'recency' | 'confidence' | 'frequency'
+  factor: number
+}
+
+/** One recalled memory and why it is here. */
+export interface RecallHit {
+  id: string
+  text: string
+  memory: Memory
+  /** 1-based final rank. */
+  rank: number
+  /** Final score: fused RRF score times boosts. */
+  score: number
+  /** RRF score before boosts. */
+  fused: number
+  via: Via
+  /** Each list that found this memory. */
+  lists: Partial<Record<ListName, ListEvidence>>
+  /** Query terms (processed) that matched the text, aliases or tags. */
+  terms: string[]
+  /** Cosine similarity to the query, when the vector list ran. */
+  cosine?: number
+  boosts: Boost[]
+  /** `true` when the memory was stored flagged by the poison screen. */
+  flagged: boolean
+  /** One line, e.g. `matched [deploy, script] (bm25 #2) + semantic 0.81 (#1) -> rrf 0.0325; boosts: recency x1.2 -> #1`. Empty when `explain: false`. */
+  explanation: string
+}
+
+/** Why a recall could not use every list. */
+export type Degraded = 'no-embedding' | 'rebuilding'
+
+export interface RecallResult {
+  hits: RecallHit[]
+  /** Present when a list was unavailable and the answer is partial. */
+  degraded?: Degraded
+  /** Wall time inside the engine, including query embedding. */
+  tookMs: number
+}
+
+/** Filter and page for {@link MemoryApi.list}. */
+export interface ListOptions {
+  namespace?: string
+  type?: MemoryType
+  tag?: string
+  /** @default 50, max 1000 */
+  limit?: number
+  /** The `cursor` of the previous page. */
+  cursor?: string
+}
+
+export interface ListPage {
+  items: Memory[]
+  /** Pass back to get the next page; absent on the last page. */
+  cursor?: string
+}
+
+export interface CountFilter {
+  namespace?: string
+  type?: MemoryType
+}
+
+/** What {@link MemoryApi.verify} found. `ok` is true when every count agrees and no id is missing or extra. */
+export interface VerifyReport {
+  ok: boolean
+  memories: number
+  vectors: number
+  keywordEntries: number
+  vectorEntries: number
+  /** Ids in `memories` missing from the keyword index / extra in it, and likewise for vectors. */
+  missingFromKeyword: string[]
+  extraInKeyword: string[]
+  missingFromVectors: string[]
+  extraInVectors: string[]
+  /** Vectors whose memory row does not exist. */
+  orphanVectors: string[]
+}
+
+export interface EmbedderStats {
+  model: string
+  dims: number
+  state: EmbedderState
+  device?: string
+  /** Free-form figures from the device trial, if one ran. */
+  trial?: Record<string, number>
+  error?: string
+}
+
+export interface MemoryStats {
+  memories: number
+  vectors: number
+  /** Memories still waiting for a vector from the current model. */
+  pendingVectors: number
+  keywordEntries: number
+  vectorEntries: number
+  changeSeq: number
+  embedder?: EmbedderStats
+  /** Milliseconds the last open spent restoring indexes, and how. */
+  open?: { ms: number; restored: 'snapshot' | 'rebuild' | 'empty'; replayed: number }
+}
+
+/** One entry of the recall log. */
+export interface RecallLogEntry {
+  id?: number
+  at: number
+  query: string
+  options: Omit<RecallOptions, 'weights'> & { weights?: Partial<Record<ListName, number>> }
+  hits: { id: string; rank: number; score: number; via: Via; explanation: string }[]
+  degraded?: Degraded
+  tookMs: number
+}
+
+/** The lifecycle of an embedder. */
+export type EmbedderState = 'idle' | 'loading' | 'ready' | 'failed'
+
+/** Whether text is embedded as a query (with the model's instruction, if any) or as a passage. */
+export type EmbedKind = 'query' | 'passage'
+
+/** Turns text into unit-length vectors. The engine depends on nothing else about it. */
+export interface Embedder {
+  /** Model id recorded with every vector. */
+  readonly model: string
+  /** Vector length; valid once `state` is `'ready'` (or always, for fixed embedders). */
+  readonly dims: number
+  readonly state: EmbedderState
+  /** Start (or join) loading. Resolves when ready; rejects with `EmbedderUnavailableError`. */
+  load(): Promise<void>
+  /** Embed a batch; every returned vector is unit length and `dims` long. */
+  embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]>
+  stats(): EmbedderStats
+  dispose?(): Promise<void>
+}
+
+/** Everything a memory can do. Every method is async so the same contract works over a worker. */
+export interface MemoryApi {
+  remember(text: string, options?: RememberOptions): Promise<RememberResult>
+  rememberMany(items: RememberItem[]): Promise<RememberResult[]>
+  update(id: string, patch: MemoryPatch): Promise<Memory>
+  /** Removes the memory, its vector and both index entries. Throws `MemoryNotFoundError`. */
+  forget(id: string): Promise<void>
+  get(id: string): Promise<Memory | undefined>
+  list(options?: ListOptions): Promise<ListPage>
+  count(filter?: CountFilter): Promise<number>
+  recall(query: string, options?: RecallOptions): Promise<RecallResult>
+  /** Most recent first. */
+  recallLog(options?: { limit?: number }): Promise<RecallLogEntry[]>
+  clearRecallLog(): Promise<void>
+  stats(): Promise<MemoryStats>
+  verify(): Promise<VerifyReport>
+  close(): Promise<void>
+}
+
+/** Progress and change notices, delivered to `onEvent` (through `Comlink.proxy` over a worker). */
+export type MemoryEvent =
+  | { type: 'model-progress'; file: string; loaded: number; total: number; status: string }
+  | { type: 'model-ready'; model: string; device?: string }
+  | { type: 'model-failed'; model: string; error: string }
+  | { type: 'backfill'; done: number; total: number }
+  | { type: 'reembed'; done: number; total: number; model: string }
+  | { type: 'import'; done: number; total: number }
+  | { type: 'change'; seq: number }
+  | { type: 'closed'; reason: string }
+
+export type MemoryEventListener = (event: MemoryEvent) => void
