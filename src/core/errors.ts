@@ -20,6 +20,7 @@ export type InvalidInputCode =
   | 'BAD_VECTOR'
   | 'BAD_OPTION'
   | 'BAD_ID'
+  | 'DUPLICATE_TEXT'
 
 /** The caller passed something Engram cannot store or use. Nothing was written. */
 export class InvalidInputError extends EngramError {

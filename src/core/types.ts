@@ -300,7 +300,33 @@ export interface MemoryApi {
   clearRecallLog(): Promise<void>
   stats(): Promise<MemoryStats>
   verify(): Promise<VerifyReport>
+  /** JSONL: a header line `{"format":"engram","version":1,"model","dims",...}` then one memory per line. */
+  exportMemories(options?: ExportOptions): Promise<string>
+  /** Reads what {@link exportMemories} wrote (or plain `{"text": ...}` lines). A bad line throws
+   * `ImportFormatError` naming it, and nothing from its batch is stored. */
+  importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport>
   close(): Promise<void>
+}
+
+export interface ExportOptions {
+  namespace?: string
+  /** Include vectors (base64 float32) so an import with the same model skips embedding. @default false */
+  vectors?: boolean
+}
+
+export interface ImportOptions {
+  /** Applied to lines that do not say. */
+  defaults?: RememberOptions
+  /** Lines per transaction. @default 500 */
+  batchSize?: number
+}
+
+export interface ImportReport {
+  lines: number
+  created: number
+  duplicates: number
+  /** Poison-screen matches stored flagged. */
+  flagged: number
 }
 
 /** Progress and change notices, delivered to `onEvent` (through `Comlink.proxy` over a worker). */

@@ -1,5 +1,6 @@
 import type { LimitOptions, RetrievalOptions } from '../core/options.ts'
 import type { Embedder, MemoryEventListener } from '../core/types.ts'
+import type { KeywordIndexOptions } from './keyword-index.ts'
 
 /** How to open a {@link MemoryEngine}. Only `name` is required. */
 export interface EngineOptions {
@@ -21,4 +22,13 @@ export interface EngineOptions {
   recallLogSize?: number
   /** Progress and change notices. */
   onEvent?: MemoryEventListener
+  /** BM25 tuning (field boosts, prefix/fuzzy, BM25 parameters). */
+  keyword?: Partial<KeywordIndexOptions>
+  /**
+   * Serialises writers across tabs: runs `task` while holding an exclusive lock for this
+   * database. @default a Web Lock (`navigator.locks`) where available, else none
+   */
+  writeLock?: <T>(task: () => Promise<T>) => Promise<T>
+  /** Most writes coalesced into one transaction. @default 500 */
+  writeBatch?: number
 }

@@ -1,0 +1,148 @@
+import { EngramError, ImportFormatError } from '../core/errors.ts'
+import type { LimitOptions } from '../core/options.ts'
+import type { ExportOptions, Memory, RememberOptions } from '../core/types.ts'
+import type { EngramDatabase } from '../storage/index.ts'
+import { type PreparedWrite, prepareWrite } from './prepare.ts'
+
+/** Bump when the line format changes incompatibly. */
+export const EXPORT_FORMAT_VERSION = 1
+
+/** First line of an export. */
+export interface ExportHeader {
+  format: 'engram'
+  version: number
+  model: string | null
+  dims: number
+  exportedAt: string
+  count: number
+}
+
+/** One exported memory; `vector` is base64 of the float32 bytes, when asked for. */
+type ExportLine = Omit<Memory, 'key' | 'recallCount' | 'lastRecalledAt' | 'updatedAt'> & {
+  vector?: string
+}
+
+function toBase64(vector: Float32Array): string {
+  const bytes = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength)
+  let binary = ''
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
+  return btoa(binary)
+}
+
+function fromBase64(text: string): Float32Array {
+  const binary = atob(text)
+  if (binary.length % 4 !== 0) throw new Error('vector bytes are not a whole number of float32s')
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return new Float32Array(bytes.buffer)
+}
+
+export async function exportJsonl(
+  db: EngramDatabase,
+  options: ExportOptions & { model: string | null; dims: number; now: number },
+): Promise<string> {
+  const rows = await (options.namespace === undefined
+    ? db.memories.orderBy('id').toArray()
+    : db.memories.where('namespace').equals(options.namespace).sortBy('id'))
+  const vectors = options.vectors ? await db.vectors.bulkGet(rows.map((r) => r.id)) : []
+  const header: ExportHeader = {
+    format: 'engram',
+    version: EXPORT_FORMAT_VERSION,
+    model: options.model,
+    dims: options.dims,
+    exportedAt: new Date(options.now).toISOString(),
+    count: rows.length,
+  }
+  const lines = [JSON.stringify(header)]
+  rows.forEach((row, i) => {
+    const { key: _key, recallCount: _r, lastRecalledAt: _l, updatedAt: _u, ...rest } = row
+    const line: ExportLine = rest
+    const v = vectors[i]
+    if (v && v.model === options.model) line.vector = toBase64(v.vector)
+    lines.push(JSON.stringify(line))
+  })
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * Parses and validates a whole JSONL import before anything is written, so a bad line costs
+ * nothing. Accepts Engram exports and plain `{"text": ...}` lines; vectors are kept only when
+ * the header names `model`.
+ */
+export function parseJsonl(
+  jsonl: string,
+  defaults: RememberOptions | undefined,
+  limits: LimitOptions,
+  model: string | null,
+): PreparedWrite[] {
+  if (typeof jsonl !== 'string') throw new ImportFormatError(0, 'expected JSONL text')
+  const items: PreparedWrite[] = []
+  let vectorsUsable = false
+  const lines = jsonl.split(/\r?\n/)
+  lines.forEach((raw, i) => {
+    const lineNo = i + 1
+    if (raw.trim() === '') return
+    let value: unknown
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      throw new ImportFormatError(lineNo, 'not valid JSON')
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      throw new ImportFormatError(lineNo, 'expected a JSON object')
+    }
+    const record = value as Record<string, unknown>
+    if (record.format === 'engram') {
+      if (items.length > 0) throw new ImportFormatError(lineNo, 'a header must come first')
+      if (record.version !== EXPORT_FORMAT_VERSION) {
+        throw new ImportFormatError(lineNo, `unsupported export version ${String(record.version)}`)
+      }
+      vectorsUsable = model !== null && record.model === model
+      return
+    }
+    items.push(toPrepared(record, lineNo, defaults, limits, vectorsUsable))
+  })
+  return items
+}
+
+function toPrepared(
+  record: Record<string, unknown>,
+  lineNo: number,
+  defaults: RememberOptions | undefined,
+  limits: LimitOptions,
+  vectorsUsable: boolean,
+): PreparedWrite {
+  try {
+    const { text, id, createdAt, vector, ...fields } = record
+    const options = { poison: 'flag' as const, source: 'import', ...defaults, ...pick(fields) }
+    const prepared = prepareWrite(text, options, limits)
+    if (typeof id === 'string' && /^[0-9A-Za-z_-]{1,64}$/.test(id)) prepared.id = id
+    if (typeof createdAt === 'number' && Number.isFinite(createdAt)) prepared.createdAt = createdAt
+    if (vectorsUsable && typeof vector === 'string') prepared.vector = fromBase64(vector)
+    return prepared
+  } catch (error) {
+    const message =
+      error instanceof EngramError || error instanceof Error ? error.message : String(error)
+    throw new ImportFormatError(lineNo, message)
+  }
+}
+
+/** The fields an import line may set; everything else in the line is ignored. */
+function pick(fields: Record<string, unknown>): RememberOptions {
+  const out: Record<string, unknown> = {}
+  for (const name of [
+    'namespace',
+    'type',
+    'tags',
+    'aliases',
+    'source',
+    'trust',
+    'confidence',
+    'expiresAt',
+    'meta',
+    'poison',
+  ]) {
+    if (fields[name] !== undefined) out[name] = fields[name]
+  }
+  return out as RememberOptions
+}

@@ -1,0 +1,45 @@
+import { Dexie, type Table } from 'dexie'
+import type { RecallLogEntry } from '../core/types.ts'
+import type { ChangeRow, MemoryRow, MetaRow, SnapshotRow, VectorRow } from './rows.ts'
+
+/** The current schema version. Bump it with a new `version(n).stores(...)` below, never edit one. */
+export const SCHEMA_VERSION = 1
+
+/** Where IndexedDB comes from: the browser's own, or fake-indexeddb in Node. */
+export interface DatabaseEnvironment {
+  indexedDB?: IDBFactory
+  IDBKeyRange?: typeof IDBKeyRange
+}
+
+/**
+ * The Dexie schema of one memory (DESIGN §3). `memories` is the source of truth; `vectors`,
+ * `changes` and `snapshots` exist to rebuild and to sync the derived indexes.
+ */
+export class EngramDatabase extends Dexie {
+  declare memories: Table<MemoryRow, string>
+  declare vectors: Table<VectorRow, string>
+  declare changes: Table<ChangeRow, number>
+  declare snapshots: Table<SnapshotRow, string>
+  declare recalls: Table<RecallLogEntry, number>
+  declare meta: Table<MetaRow, string>
+
+  constructor(name: string, environment: DatabaseEnvironment = {}) {
+    const { indexedDB, IDBKeyRange } = environment
+    super(`engram:${name}`, {
+      ...(indexedDB ? { indexedDB } : {}),
+      ...(IDBKeyRange ? { IDBKeyRange } : {}),
+      // A schema upgrade in another tab must not hang this one: Dexie closes this connection
+      // on `versionchange` and the engine turns later calls into MemoryClosedError.
+      autoOpen: true,
+    })
+    this.version(SCHEMA_VERSION).stores({
+      // The unique compound index is what makes exact dedup hold even across tabs.
+      memories: 'id, &[namespace+type+key], [namespace+type], namespace, *tags, pageId',
+      vectors: 'id, model',
+      changes: '++seq, id',
+      snapshots: 'name',
+      recalls: '++id, at',
+      meta: 'key',
+    })
+  }
+}
