@@ -1,0 +1,56 @@
+/**
+ * The Engram PWA: one page, one memory in a worker, and a card per verb. Settings come from
+ * the URL (`?model=`, `?device=`, `?memory=`, `?remote=0`), see `settings.ts`.
+ */
+import { openMemory } from '../client/open-memory.ts'
+import { registerServiceWorker, watchNetwork } from './app-shell.ts'
+import { mountBrowsePanel } from './browse-panel.ts'
+import { createContext, EventBus } from './context.ts'
+import { byId } from './dom.ts'
+import { describeError } from './field-errors.ts'
+import { mountModelPanel } from './model-panel.ts'
+import { mountRecallLogPanel } from './recall-log-panel.ts'
+import { mountRecallPanel } from './recall-panel.ts'
+import { mountRememberPanel } from './remember-panel.ts'
+import { embedderChoice, readSettings } from './settings.ts'
+import { mountStoragePanel } from './storage-panel.ts'
+import { mountTransferPanel } from './transfer-panel.ts'
+
+async function main(): Promise<void> {
+  registerServiceWorker()
+  watchNetwork()
+  const settings = readSettings()
+  byId('app-version').textContent = `Engram ${__ENGRAM_VERSION__} · memory “${settings.memory}”`
+  const bus = new EventBus()
+  const memory = await openMemory({
+    name: settings.memory,
+    embedder: await embedderChoice(settings),
+    onEvent: bus.emit,
+  })
+  const ctx = createContext(memory, settings, bus)
+  const model = mountModelPanel(ctx)
+  mountRememberPanel(ctx)
+  mountRecallPanel(ctx)
+  const browse = mountBrowsePanel(ctx)
+  mountTransferPanel(ctx)
+  mountStoragePanel(ctx)
+  mountRecallLogPanel(ctx)
+  await Promise.all([browse.refresh(), model.sync()])
+  // A handle for the console and the browser tests.
+  Object.assign(globalThis, { engram: { memory, settings } })
+  document.body.dataset.ready = 'true'
+  // Closing on the way out writes an index snapshot, so the next visit starts without a rebuild.
+  addEventListener('pagehide', () => void memory.close())
+  // A page restored from the back/forward cache had its memory closed by that pagehide.
+  addEventListener('pageshow', (event: PageTransitionEvent) => {
+    if (event.persisted) location.reload()
+  })
+}
+
+main().catch((error: unknown) => {
+  const fatal = byId('fatal')
+  fatal.textContent = `Engram could not open its memory: ${describeError(error)}`
+  fatal.hidden = false
+  document.body.dataset.ready = 'failed'
+  console.error(error)
+})

@@ -1,0 +1,102 @@
+import type { RecallHit, RecallMode, RecallResult } from '../core/types.ts'
+import type { AppContext } from './context.ts'
+import { busy, byId, h } from './dom.ts'
+import { clearErrors, showError } from './field-errors.ts'
+
+/** Dispatched on `window` after a recall is shown; `detail` is the query. */
+export const RECALLED = 'engram:recalled'
+
+const VIA_TITLES: Record<RecallHit['via'], string> = {
+  kw: 'found by keywords (BM25)',
+  vec: 'found by meaning (embedding cosine)',
+  both: 'found by keywords and by meaning',
+  alias: 'an exact alias matched',
+  tag: 'a tag named in the question matched',
+}
+
+/** The "Recall" card: hybrid search with every hit's evidence and explanation. */
+export function mountRecallPanel(ctx: AppContext): void {
+  const form = byId<HTMLFormElement>('recall-form')
+  const list = byId<HTMLOListElement>('recall-results')
+  const meta = byId<HTMLOutputElement>('recall-meta')
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
+  const query = form.elements.namedItem('query') as HTMLInputElement
+  const mode = form.elements.namedItem('mode') as HTMLSelectElement
+  const k = form.elements.namedItem('k') as HTMLInputElement
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    clearErrors(form)
+    try {
+      const result = await busy(submit, () =>
+        ctx.memory.recall(query.value, {
+          mode: mode.value as RecallMode,
+          k: k.value === '' ? undefined : Number(k.value),
+        }),
+      )
+      render(result)
+      dispatchEvent(new CustomEvent(RECALLED, { detail: query.value }))
+    } catch (error) {
+      list.replaceChildren()
+      meta.textContent = ''
+      showError(form, error)
+    }
+  })
+
+  function render(result: RecallResult): void {
+    const degraded =
+      result.degraded === 'no-embedding'
+        ? ' · keyword-only: the model is not ready'
+        : result.degraded === 'rebuilding'
+          ? ' · indexes rebuilding: recent memories only'
+          : ''
+    meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
+    meta.dataset.degraded = result.degraded ?? ''
+    if (result.hits.length === 0) {
+      list.replaceChildren(h('li', { class: 'empty', text: 'Nothing recalled.' }))
+      return
+    }
+    list.replaceChildren(...result.hits.map(renderHit))
+  }
+}
+
+function renderHit(hit: RecallHit): HTMLLIElement {
+  const evidence: (HTMLElement | string)[] = []
+  if (hit.lists.keyword) {
+    evidence.push(
+      chip(`kw #${hit.lists.keyword.rank} · bm25 ${hit.lists.keyword.score.toFixed(2)}`, 'rank'),
+    )
+  }
+  if (hit.lists.vector) evidence.push(chip(`vec #${hit.lists.vector.rank}`, 'rank'))
+  if (hit.lists.alias) evidence.push(chip(`alias #${hit.lists.alias.rank}`, 'rank'))
+  if (hit.lists.tag) evidence.push(chip(`tag #${hit.lists.tag.rank}`, 'rank'))
+  if (hit.cosine !== undefined) evidence.push(chip(`cosine ${hit.cosine.toFixed(3)}`, 'cosine'))
+  for (const boost of hit.boosts) {
+    evidence.push(chip(`${boost.name} ×${boost.factor.toFixed(2)}`, 'boost'))
+  }
+  return h(
+    'li',
+    { class: 'hit', 'data-id': hit.id },
+    h(
+      'div',
+      { class: 'hit-head' },
+      h('span', { class: 'hit-rank', text: `#${hit.rank}` }),
+      h('span', { class: `via via-${hit.via}`, title: VIA_TITLES[hit.via], text: hit.via }),
+      ...evidence,
+      hit.flagged && chip('flagged', 'flag'),
+      h('span', {
+        class: 'hit-score',
+        title: `fused ${hit.fused.toFixed(4)}`,
+        text: hit.score.toFixed(4),
+      }),
+    ),
+    h('p', { class: 'hit-text', text: hit.text }),
+    hit.explanation && h('p', { class: 'explanation', text: hit.explanation }),
+    hit.memory.tags.length > 0 &&
+      h('div', { class: 'tags' }, ...hit.memory.tags.map((tag) => chip(tag, 'tag'))),
+  )
+}
+
+function chip(text: string, kind: string): HTMLSpanElement {
+  return h('span', { class: `chip chip-${kind}`, text })
+}

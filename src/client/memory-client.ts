@@ -1,0 +1,39 @@
+import type { MemoryApi, MemoryEventListener } from '../core/types.ts'
+import type { WorkerOpenOptions } from '../worker/protocol.ts'
+
+/**
+ * A memory as the page sees it: the whole {@link MemoryApi}, plus events and a hard stop.
+ * Errors are the catalogue's own classes (`instanceof InvalidInputError` works, `code` and
+ * `field` are set), whether the engine runs in a worker or in process.
+ */
+export interface MemoryClient extends MemoryApi {
+  /**
+   * Listens to progress and change events (model download, backfill, re-embed, import, other
+   * tabs' writes). Returns the function that stops listening.
+   *
+   * @example
+   * const off = memory.on((e) => e.type === 'model-progress' && console.log(e.loaded / e.total))
+   * // => logs 0.12, 0.57, 1 … while the model downloads
+   */
+  on(listener: MemoryEventListener): () => void
+  /**
+   * Stops the worker at once, without closing the database cleanly. Calls in flight reject
+   * with `WorkerTerminatedError`; later calls with `MemoryClosedError`. Prefer `close()`.
+   */
+  terminate(): void
+  /** True after `close()`, `terminate()` or the worker's death. */
+  readonly closed: boolean
+  /** Where the engine runs. */
+  readonly runsIn: 'worker' | 'process'
+}
+
+/** How to open a memory from a page (or in Node, in process). Only `name` is required. */
+export interface OpenMemoryOptions extends WorkerOpenOptions {
+  /** First event listener; more can be added with `on()`. */
+  onEvent?: MemoryEventListener
+  /**
+   * A worker running `memory-worker.ts` to use instead of spawning the bundled one (an
+   * extension's offscreen document, a custom bundler). It is terminated by `close()`.
+   */
+  worker?: Worker
+}

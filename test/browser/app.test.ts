@@ -1,0 +1,189 @@
+/**
+ * The built PWA in Chromium: remember, recall with explanations, browse, reload from
+ * snapshots, typed errors beside their fields, and a failed import naming its line. The
+ * deterministic n-gram embedder keeps these fast; transformers.js has its own file.
+ */
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { MemoryStats } from '../../src/core/types.ts'
+import {
+  BROWSER_TESTS,
+  type BrowserRig,
+  inPage,
+  openApp,
+  ROOT,
+  recallInUi,
+  rememberInUi,
+  screenshot,
+  startRig,
+  uniqueMemory,
+  waitReady,
+} from './harness.ts'
+
+let rig: BrowserRig
+
+const FACTS: [string, string][] = [
+  ["Priya is the owner's sister-in-law", 'family'],
+  ['The owner prefers metric units in every answer', 'preferences'],
+  ['Deploy staging with tools/deploy.sh after the tests pass', 'work, deploy'],
+  ['The cat is called Miso and needs medicine twice a day', 'family, pets'],
+  ['Standup moved to 9:30 on Tuesdays', 'work'],
+]
+
+async function seeded(label: string): Promise<{ page: Page; memory: string }> {
+  const context = await rig.newContext()
+  const page = await context.newPage()
+  const memory = uniqueMemory(label)
+  await openApp(page, rig.url({ memory, model: 'ngram' }))
+  for (const [text, tags] of FACTS) {
+    expect(await rememberInUi(page, text, { tags })).toMatch(/Remembered/)
+  }
+  return { page, memory }
+}
+
+describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
+  beforeAll(async () => {
+    rig = await startRig()
+  })
+
+  afterAll(async () => {
+    await rig?.close()
+  })
+
+  it('remembers facts and recalls them through the worker with explanations', async () => {
+    const { page } = await seeded('recall')
+    expect(await rememberInUi(page, "priya is the owner's sister-in-law")).toMatch(/Already known/)
+    const hits = await recallInUi(page, 'Who is Priya?')
+    expect(hits[0]?.text).toBe("Priya is the owner's sister-in-law")
+    expect(['kw', 'both']).toContain(hits[0]?.via)
+    expect(hits[0]?.explanation).toMatch(/priya/)
+    expect(await page.textContent('#recall-meta')).toMatch(/hits? in [\d.]+ ms/)
+    await page.waitForSelector('#browse-list .memory')
+    expect(await page.locator('#browse-list .memory').count()).toBe(FACTS.length)
+    await page.waitForFunction(() => document.querySelector('#recall-log .log-entry'))
+    expect(await page.textContent('#recall-log')).toMatch(/Who is Priya\?/)
+    await screenshot(page, 'main')
+    if (process.env.ENGRAM_UPDATE_SCREENSHOT) {
+      // The README's picture: the first screen, as a person opening the app sees it.
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshot.png') })
+    }
+  })
+
+  it('browses with a tag filter, edits a memory and forgets one', async () => {
+    const { page } = await seeded('browse')
+    await page.fill('#browse-filter [name="tag"]', 'family')
+    await page.click('#browse-filter button')
+    await expect.poll(() => page.locator('#browse-list .memory').count(), { timeout: 5000 }).toBe(2)
+    const cat = page.locator('#browse-list .memory', { hasText: 'Miso' })
+    await cat.getByRole('button', { name: 'Edit' }).click()
+    await page.fill('#browse-list .editor [name="text"]', 'The cat is called Miso and eats at 7')
+    await page.click('#browse-list .editor button[type="submit"]')
+    await page.waitForSelector('#browse-list .memory >> text=eats at 7')
+    const edited = page.locator('#browse-list .memory', { hasText: 'eats at 7' })
+    await edited.getByRole('button', { name: 'Forget' }).click()
+    await edited.getByRole('button', { name: 'Really forget?' }).click()
+    await expect.poll(() => page.locator('#browse-list .memory').count(), { timeout: 5000 }).toBe(1)
+    expect(await inPage<number>(page, 'return memory.count()')).toBe(FACTS.length - 1)
+    await screenshot(page, 'browse')
+  })
+
+  it('restores its indexes from a snapshot after a reload, and recall still works', async () => {
+    const { page } = await seeded('reload')
+    // close() writes a snapshot, as leaving the page does.
+    await inPage(page, 'await memory.close()')
+    await page.reload()
+    await waitReady(page)
+    const first = await inPage<MemoryStats>(page, 'return memory.stats()')
+    expect(first.memories).toBe(FACTS.length)
+    expect(first.open?.restored).toBe('snapshot')
+    // A write after the snapshot is replayed from the change log on the next start.
+    expect(await rememberInUi(page, 'The boiler service is due in October')).toMatch(/Remembered/)
+    await page.reload()
+    await waitReady(page)
+    const second = await inPage<MemoryStats>(page, 'return memory.stats()')
+    expect(second.memories).toBe(FACTS.length + 1)
+    expect(second.open?.restored).toBe('snapshot')
+    const hits = await recallInUi(page, 'when is the boiler service')
+    expect(hits[0]?.text).toBe('The boiler service is due in October')
+    expect((await inPage<{ ok: boolean }>(page, 'return memory.verify()')).ok).toBe(true)
+  })
+
+  it('shows typed errors as readable messages next to the field at fault', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    await openApp(page, rig.url({ memory: uniqueMemory('errors'), model: 'ngram' }))
+
+    await rememberInUi(page, '   ')
+    const textError = page.locator('#remember-form [data-error-for="text"]')
+    expect(await textError.isVisible()).toBe(true)
+    expect(await textError.textContent()).toMatch(/^Expected text/)
+    expect(await page.getAttribute('#remember-form [name="text"]', 'aria-invalid')).toBe('true')
+
+    await rememberInUi(page, 'A fact with a silly tag', { tags: `ok, ${'x'.repeat(80)}` })
+    const tagError = page.locator('#remember-form [data-error-for="tags"]')
+    expect(await tagError.isVisible()).toBe(true)
+    expect(await textError.isVisible()).toBe(false)
+    expect(await tagError.textContent()).toMatch(/64/)
+
+    await page.fill('#recall-form [name="k"]', '0')
+    await recallInUi(page, 'anything')
+    const kError = page.locator('#recall-form [data-error-for="k"]')
+    expect(await kError.isVisible()).toBe(true)
+    expect(await kError.textContent()).toMatch(/from 1 to 100/)
+    await screenshot(page, 'errors')
+  })
+
+  it('reports the line of a failed import and stores nothing from its batch', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    await openApp(page, rig.url({ memory: uniqueMemory('import'), model: 'ngram' }))
+    const bad = '{"text":"first imported fact"}\n{"text":"second imported fact"}\n{"text": 42}\n'
+    await page.setInputFiles('#import-form [name="file"]', {
+      name: 'bad.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(bad),
+    })
+    const fileError = page.locator('#import-form [data-error-for="file"]')
+    await fileError.waitFor({ state: 'visible' })
+    expect(await fileError.textContent()).toMatch(/^Line 3: .*Nothing from that batch was stored/)
+    expect(await inPage<number>(page, 'return memory.count()')).toBe(0)
+
+    const good =
+      '{"text":"first imported fact","tags":["import"]}\n{"text":"second imported fact"}\n'
+    await page.setInputFiles('#import-form [name="file"]', {
+      name: 'good.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(good),
+    })
+    await page.waitForSelector('#import-result[data-status="ok"]')
+    expect(await page.textContent('#import-result')).toMatch(/2 lines, 2 new/)
+    expect(await fileError.isVisible()).toBe(false)
+
+    const download = page.waitForEvent('download')
+    await page.click('#export-button')
+    const file = await download
+    expect(file.suggestedFilename()).toMatch(/\.jsonl$/)
+    const stream = await file.createReadStream()
+    let text = ''
+    for await (const chunk of stream) text += chunk
+    const lines = text.trim().split('\n')
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'engram', version: 1 })
+    expect(lines).toHaveLength(3)
+  })
+
+  it('shows storage use and asks for persistent storage from the page', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    await openApp(page, rig.url({ memory: uniqueMemory('storage'), model: 'ngram' }))
+    await page.waitForFunction(() =>
+      /used of/.test(document.querySelector('#storage-text')?.textContent ?? ''),
+    )
+    await page.click('#persist-button')
+    await page.waitForFunction(
+      () => (document.querySelector('#persist-text')?.textContent ?? '') !== '',
+    )
+    expect(await page.textContent('#persist-text')).toMatch(/Persistent|declined|Best effort/)
+  })
+})

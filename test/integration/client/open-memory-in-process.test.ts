@@ -1,0 +1,25 @@
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { openMemoryInProcess } from '../../../src/client/open-memory-in-process.ts'
+import { InvalidInputError, MemoryClosedError } from '../../../src/core/errors.ts'
+import type { MemoryEvent } from '../../../src/core/types.ts'
+
+describe('openMemoryInProcess', () => {
+  it('offers the same client API without a worker', async () => {
+    const events: MemoryEvent[] = []
+    const memory = await openMemoryInProcess(
+      { name: `in-process-${process.pid}`, embedder: { kind: 'ngram', dims: 64 }, tabSync: false },
+      { indexedDB, IDBKeyRange },
+    )
+    memory.on((e) => events.push(e))
+    expect(memory.runsIn).toBe('process')
+    const { id } = await memory.remember('The owner prefers metric units', { tags: ['units'] })
+    const { hits } = await memory.recall('metric units')
+    expect(hits[0]?.id).toBe(id)
+    expect(events).toContainEqual({ type: 'change', seq: expect.any(Number) })
+    await expect(memory.remember('')).rejects.toBeInstanceOf(InvalidInputError)
+    await memory.close()
+    expect(memory.closed).toBe(true)
+    await expect(memory.count()).rejects.toBeInstanceOf(MemoryClosedError)
+  })
+})
