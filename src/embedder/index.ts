@@ -8,6 +8,8 @@ export {
   modelSettings,
   TINY_TEST_MODEL,
 } from './model-table.ts'
+export type { NgramEmbedderOptions } from './ngram-embedder.ts'
+export { NgramEmbedder } from './ngram-embedder.ts'
 export type {
   EmbedderDevice,
   ModelProgressEvent,

@@ -4,20 +4,24 @@ import { NgramEmbedder } from '../embedder/ngram-embedder.ts'
 import { DEFAULT_MODEL, type EmbedderChoice } from './protocol.ts'
 
 /**
- * Builds the embedder a {@link EmbedderChoice} names. transformers.js is imported only when
- * chosen, so keyword-only and n-gram memories never download it.
+ * Builds the embedder a {@link EmbedderChoice} names; without a choice, the product default
+ * (transformers.js with bge-small). transformers.js is imported only when chosen, so
+ * keyword-only and n-gram memories never download it.
  */
 export async function createEmbedder(
   choice: EmbedderChoice | undefined,
   onEvent?: MemoryEventListener,
 ): Promise<Embedder | undefined> {
-  switch (choice?.kind ?? 'none') {
+  switch (choice?.kind ?? 'transformers') {
     case 'none':
       return undefined
     case 'ngram':
       return new NgramEmbedder({ dims: choice?.kind === 'ngram' ? choice.dims : undefined })
     case 'transformers': {
-      const c = choice as Extract<EmbedderChoice, { kind: 'transformers' }>
+      const c = (choice ?? { kind: 'transformers' }) as Extract<
+        EmbedderChoice,
+        { kind: 'transformers' }
+      >
       const { TransformersEmbedder } = await import('../embedder/transformers-embedder.ts')
       return new TransformersEmbedder({
         model: c.model ?? DEFAULT_MODEL,

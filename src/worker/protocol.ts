@@ -49,7 +49,7 @@ export type EmbedderChoice =
 export interface WorkerOpenOptions {
   /** Memory name: one IndexedDB database per name. */
   name: string
-  /** @default { kind: 'none' } */
+  /** @default { kind: 'transformers' } (bge-small-en-v1.5 from the hub) */
   embedder?: EmbedderChoice
   retrieval?: Partial<RetrievalOptions>
   limits?: Partial<LimitOptions>
