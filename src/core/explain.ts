@@ -1,0 +1,82 @@
+import { InvalidInputError } from './errors'
+import type { Boost, ListEvidence, ListName, Via } from './types'
+
+type Evidence = Partial<Record<ListName, ListEvidence>>
+
+/**
+ * How a hit was found, as one label. Precedence: `both` (keyword and vector) > `kw` > `vec` >
+ * `alias` > `tag`: the label names the main retrieval path, and `lists` on the hit keeps the full
+ * picture (a keyword hit that was also an exact alias hit reads `kw`).
+ *
+ * @example
+ * viaOf({ keyword: { rank: 2, score: 4.2 }, alias: { rank: 1, score: 1 } })
+ * // => 'kw'
+ */
+export function viaOf(lists: Evidence): Via {
+  if (lists.keyword && lists.vector) return 'both'
+  if (lists.keyword) return 'kw'
+  if (lists.vector) return 'vec'
+  if (lists.alias) return 'alias'
+  if (lists.tag) return 'tag'
+  throw new InvalidInputError(
+    'BAD_OPTION',
+    'lists',
+    'expected evidence from at least one list, got none',
+  )
+}
+
+/** What {@link explainHit} needs to know about a hit. */
+export interface ExplainInput {
+  /** Query terms that matched; shown with the keyword evidence. */
+  terms: readonly string[]
+  lists: Evidence
+  /** Cosine to the query; falls back to the vector list's score. */
+  cosine?: number
+  /** RRF score before boosts. */
+  fused: number
+  boosts: readonly Boost[]
+  /** 1-based final rank. */
+  rank: number
+}
+
+/**
+ * One line saying why a hit ranked where it did: each list's evidence joined by ` + ` (keyword as
+ * `matched [terms] (bm25 S #R)`, or `keyword (bm25 S #R)` when no term is known; `semantic C (#R)`;
+ * `alias (#R)`; `tag (#R)`), then the fused RRF score, the boosts, and the final rank. BM25 and
+ * cosine show 2 decimals, the RRF score 4 (exponent form below 0.0001), factors up to 2.
+ *
+ * @example
+ * explainHit({
+ *   terms: ['deploy', 'script'], fused: 0.0325, rank: 1, boosts: [{ name: 'recency', factor: 1.2 }],
+ *   lists: { keyword: { rank: 2, score: 4.213 }, vector: { rank: 1, score: 0.8102 } },
+ * })
+ * // => 'matched [deploy, script] (bm25 4.21 #2) + semantic 0.81 (#1) -> rrf 0.0325; boosts: recency x1.2 -> #1'
+ */
+export function explainHit(input: ExplainInput): string {
+  const { keyword, vector, alias, tag } = input.lists
+  const parts: string[] = []
+  if (keyword) {
+    const evidence = `(bm25 ${keyword.score.toFixed(2)} #${keyword.rank})`
+    parts.push(
+      input.terms.length > 0
+        ? `matched [${input.terms.join(', ')}] ${evidence}`
+        : `keyword ${evidence}`,
+    )
+  }
+  if (vector) parts.push(`semantic ${(input.cosine ?? vector.score).toFixed(2)} (#${vector.rank})`)
+  if (alias) parts.push(`alias (#${alias.rank})`)
+  if (tag) parts.push(`tag (#${tag.rank})`)
+  const boosts =
+    input.boosts.length > 0
+      ? `boosts: ${input.boosts.map((b) => `${b.name} x${formatFactor(b.factor)}`).join(', ')}`
+      : 'no boosts'
+  return `${parts.join(' + ')} -> rrf ${formatFused(input.fused)}; ${boosts} -> #${input.rank}`
+}
+
+function formatFused(fused: number): string {
+  return fused !== 0 && Math.abs(fused) < 1e-4 ? fused.toExponential(2) : fused.toFixed(4)
+}
+
+function formatFactor(factor: number): string {
+  return String(Number(factor.toFixed(2)))
+}

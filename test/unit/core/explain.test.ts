@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest'
+import { InvalidInputError } from '../../../src/core/errors'
+import { explainHit, viaOf } from '../../../src/core/explain'
+
+const kw = { rank: 2, score: 4.213 }
+const vec = { rank: 1, score: 0.8102 }
+const one = { rank: 1, score: 1 }
+
+describe('viaOf', () => {
+  it('says both when keyword and vector lists found the memory', () => {
+    expect(viaOf({ keyword: kw, vector: vec })).toBe('both')
+    expect(viaOf({ keyword: kw, vector: vec, alias: one, tag: one })).toBe('both')
+  })
+
+  it('prefers kw, then vec, then alias, then tag', () => {
+    expect(viaOf({ keyword: kw, alias: one, tag: one })).toBe('kw')
+    expect(viaOf({ vector: vec, alias: one })).toBe('vec')
+    expect(viaOf({ alias: one, tag: one })).toBe('alias')
+    expect(viaOf({ tag: one })).toBe('tag')
+  })
+
+  it('throws when no list found the memory', () => {
+    expect(() => viaOf({})).toThrow(InvalidInputError)
+  })
+})
+
+describe('explainHit', () => {
+  it('writes the hybrid line with scores, fused score, boosts and rank', () => {
+    const line = explainHit({
+      terms: ['deploy', 'script'],
+      lists: { keyword: kw, vector: vec },
+      cosine: 0.8102,
+      fused: 0.032522,
+      boosts: [{ name: 'recency', factor: 1.2 }],
+      rank: 1,
+    })
+    expect(line).toBe(
+      'matched [deploy, script] (bm25 4.21 #2) + semantic 0.81 (#1) -> rrf 0.0325; boosts: recency x1.2 -> #1',
+    )
+  })
+
+  it('says no boosts when there are none', () => {
+    const line = explainHit({
+      terms: ['priya'],
+      lists: { keyword: { rank: 1, score: 7 } },
+      fused: 0.016393,
+      boosts: [],
+      rank: 3,
+    })
+    expect(line).toBe('matched [priya] (bm25 7.00 #1) -> rrf 0.0164; no boosts -> #3')
+  })
+
+  it('lists several boosts in order with short factors', () => {
+    const line = explainHit({
+      terms: [],
+      lists: { vector: { rank: 4, score: 0.5 } },
+      cosine: 0.456,
+      fused: 0.015625,
+      boosts: [
+        { name: 'recency', factor: 1.2 },
+        { name: 'confidence', factor: 0.8 },
+        { name: 'frequency', factor: 1.03 },
+      ],
+      rank: 2,
+    })
+    expect(line).toBe(
+      'semantic 0.46 (#4) -> rrf 0.0156; boosts: recency x1.2, confidence x0.8, frequency x1.03 -> #2',
+    )
+  })
+
+  it('uses the vector score when no cosine is given', () => {
+    const line = explainHit({
+      terms: [],
+      lists: { vector: vec },
+      fused: 0.0164,
+      boosts: [],
+      rank: 1,
+    })
+    expect(line).toBe('semantic 0.81 (#1) -> rrf 0.0164; no boosts -> #1')
+  })
+
+  it('names alias and tag evidence', () => {
+    const line = explainHit({
+      terms: ['fh-2291'],
+      lists: { keyword: { rank: 1, score: 12.5 }, alias: one, tag: { rank: 3, score: 1 } },
+      fused: 0.0489,
+      boosts: [],
+      rank: 1,
+    })
+    expect(line).toBe(
+      'matched [fh-2291] (bm25 12.50 #1) + alias (#1) + tag (#3) -> rrf 0.0489; no boosts -> #1',
+    )
+  })
+
+  it('says keyword when the matched terms are unknown', () => {
+    const line = explainHit({
+      terms: [],
+      lists: { keyword: kw },
+      fused: 0.0161,
+      boosts: [],
+      rank: 5,
+    })
+    expect(line).toBe('keyword (bm25 4.21 #2) -> rrf 0.0161; no boosts -> #5')
+  })
+
+  it('writes a tiny fused score in exponent form', () => {
+    const line = explainHit({
+      terms: [],
+      lists: { tag: one },
+      fused: 0.0000164,
+      boosts: [],
+      rank: 9,
+    })
+    expect(line).toBe('tag (#1) -> rrf 1.64e-5; no boosts -> #9')
+  })
+})

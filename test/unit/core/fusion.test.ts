@@ -1,0 +1,263 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { InvalidInputError } from '../../../src/core/errors'
+import { fuse, type RankedList, sharedRanks } from '../../../src/core/fusion'
+
+const items = (...pairs: [string, number][]) => pairs.map(([id, score]) => ({ id, score }))
+const ids = (lists: RankedList[], k = 60, tieEpsilon?: number) =>
+  fuse(lists, k, tieEpsilon === undefined ? {} : { tieEpsilon }).map((c) => c.id)
+
+/** A seeded generator so fixtures are reproducible. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0
+    let t = Math.imul(s ^ (s >>> 15), s | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe('fuse', () => {
+  it('sums 1 / (k + rank) over the lists that found each id', () => {
+    const fused = fuse(
+      [
+        { name: 'keyword', items: items(['a', 3], ['b', 2], ['c', 1]) },
+        { name: 'vector', items: items(['b', 0.9], ['a', 0.5]) },
+      ],
+      60,
+    )
+    const byId = Object.fromEntries(fused.map((c) => [c.id, c.fused]))
+    expect(byId.b).toBeCloseTo(1 / 62 + 1 / 61, 15)
+    expect(byId.a).toBeCloseTo(1 / 61 + 1 / 62, 15)
+    expect(byId.c).toBeCloseTo(1 / 63, 15)
+    // a and b tie on fused, lists and best rank; b agrees better with the raw scores (2/3 + 1 > 1 + 5/9).
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a', 'c'])
+  })
+
+  it('records each list position, raw score and fusion rank', () => {
+    const [first] = fuse(
+      [
+        { name: 'keyword', items: items(['x', 5], ['a', 3]) },
+        { name: 'vector', items: items(['a', 0.7]) },
+      ],
+      60,
+    )
+    expect(first).toEqual({
+      id: 'a',
+      fused: 1 / 62 + 1 / 61,
+      lists: { keyword: { rank: 2, score: 3 }, vector: { rank: 1, score: 0.7 } },
+      fusionRanks: { keyword: 2, vector: 1 },
+    })
+  })
+
+  it('multiplies each list contribution by its weight', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['a', 3], ['b', 2]), weight: 2 },
+      { name: 'vector', items: items(['b', 0.9], ['a', 0.5]) },
+    ]
+    const fused = fuse(lists, 60)
+    expect(fused.map((c) => c.id)).toEqual(['a', 'b'])
+    expect(fused[0]?.fused).toBeCloseTo(2 / 61 + 1 / 62, 15)
+    expect(fused[1]?.fused).toBeCloseTo(2 / 62 + 1 / 61, 15)
+  })
+
+  it('ignores a list of weight 0 entirely', () => {
+    const fused = fuse(
+      [
+        { name: 'keyword', items: items(['a', 3], ['z', 2]), weight: 0 },
+        { name: 'vector', items: items(['b', 0.9], ['a', 0.5]) },
+      ],
+      60,
+    )
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a'])
+    expect(fused[1]?.lists).toEqual({ vector: { rank: 2, score: 0.5 } })
+  })
+
+  it('returns nothing for no lists or empty lists', () => {
+    expect(fuse([], 60)).toEqual([])
+    expect(
+      fuse(
+        [
+          { name: 'keyword', items: [] },
+          { name: 'vector', items: [] },
+        ],
+        60,
+      ),
+    ).toEqual([])
+  })
+
+  it('keeps the order and plain RRF scores of a single list with distinct scores', () => {
+    const fused = fuse([{ name: 'vector', items: items(['c', 0.9], ['a', 0.8], ['b', 0.1]) }], 60)
+    expect(fused.map((c) => [c.id, c.fused])).toEqual([
+      ['c', 1 / 61],
+      ['a', 1 / 62],
+      ['b', 1 / 63],
+    ])
+  })
+
+  it('keeps a single keyword list in raw score order even where scores near-tie', () => {
+    expect(
+      ids([{ name: 'keyword', items: items(['p', 4.3], ['q', 4.25], ['r', 4.2], ['s', 1]) }]),
+    ).toEqual(['p', 'q', 'r', 's'])
+  })
+
+  it('uses rrfK: k = 0 gives 1 / rank', () => {
+    const fused = fuse([{ name: 'tag', items: items(['a', 2], ['b', 1]) }], 0)
+    expect(fused.map((c) => c.fused)).toEqual([1, 0.5])
+  })
+
+  it('counts only the first occurrence of an id repeated in one list', () => {
+    const fused = fuse([{ name: 'vector', items: items(['a', 0.9], ['b', 0.8], ['a', 0.1]) }], 60)
+    expect(fused.map((c) => [c.id, c.lists.vector?.rank])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ])
+  })
+
+  it('puts the candidate found by more lists first on equal fused scores', () => {
+    const fused = fuse(
+      [
+        { name: 'keyword', items: items(['a', 1]), weight: 2 },
+        { name: 'vector', items: items(['b', 0.5]) },
+        { name: 'tag', items: items(['b', 1]) },
+      ],
+      60,
+    )
+    expect(fused[0]?.fused).toBe(fused[1]?.fused)
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a'])
+  })
+
+  it('falls back to the id when everything else is equal', () => {
+    expect(
+      ids([
+        { name: 'keyword', items: items(['b', 1]) },
+        { name: 'vector', items: items(['a', 1]) },
+      ]),
+    ).toEqual(['a', 'b'])
+  })
+
+  it('rejects a bad rrfK, weight, tie epsilon, duplicate list or NaN score', () => {
+    const kw = { name: 'keyword' as const, items: items(['a', 1]) }
+    expect(() => fuse([kw], -1)).toThrow(InvalidInputError)
+    expect(() => fuse([kw], Number.NaN)).toThrow(InvalidInputError)
+    expect(() => fuse([{ ...kw, weight: -1 }], 60)).toThrow(/weights.keyword/)
+    expect(() => fuse([kw], 60, { tieEpsilon: 0.5 })).toThrow(/tieEpsilon/)
+    expect(() => fuse([kw, kw], 60)).toThrow(/given twice/)
+    expect(() => fuse([{ name: 'vector', items: items(['a', Number.NaN]) }], 60)).toThrow(/NaN/)
+  })
+
+  it('lets a clear vector preference decide between near-tied keyword scores', () => {
+    // "Priya's brother is Arjun" / "Priya's sister is Meera": keyword scores differ only by length.
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['sister', 4.21], ['brother', 4.02], ['mother', 3.98]) },
+      { name: 'vector', items: items(['brother', 0.83], ['sister', 0.81], ['mother', 0.78]) },
+    ]
+    expect(ids(lists)[0]).toBe('brother')
+    // Plain RRF (exact ties only) lets the keyword list's arbitrary order win.
+    expect(ids(lists, 60, 0)[0]).toBe('sister')
+  })
+
+  it('still lets a clear keyword winner beat the vector list favourite', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['brother', 8.4], ['sister', 4.2], ['mother', 4.1]) },
+      { name: 'vector', items: items(['sister', 0.83], ['brother', 0.81], ['mother', 0.78]) },
+    ]
+    expect(ids(lists)[0]).toBe('brother')
+  })
+
+  it('recovers rank-1 accuracy on templated facts where plain RRF loses it', () => {
+    // 24 queries over 6 facts of one template each. The keyword list scores every fact alike up
+    // to length normalisation (0 or 1 extra token, ~6 %) in arbitrary order; the vector list
+    // puts the right fact first by a small but real cosine margin.
+    const random = rng(24)
+    let tied = 0
+    let plain = 0
+    for (let q = 0; q < 24; q++) {
+      const facts = Array.from({ length: 6 }, (_, i) => `q${q}f${i}`)
+      const right = facts[q % 6] as string
+      const keyword = facts
+        .map((id) => ({ id, score: 4.2 * (random() < 0.5 ? 1 : 0.94), tieBreak: random() }))
+        .sort((a, b) => b.score - a.score || a.tieBreak - b.tieBreak)
+        .map(({ id, score }) => ({ id, score }))
+      const vector = [right, ...facts.filter((f) => f !== right)].map((id, i) => ({
+        id,
+        score: i === 0 ? 0.84 : 0.8 - 0.01 * i,
+      }))
+      const lists: RankedList[] = [
+        { name: 'keyword', items: keyword },
+        { name: 'vector', items: vector },
+      ]
+      if (ids(lists)[0] === right) tied++
+      if (ids(lists, 60, 0)[0] === right) plain++
+    }
+    expect(tied).toBe(24)
+    expect(plain).toBeLessThan(20)
+  })
+
+  it('gives the same order whatever order the lists come in', () => {
+    const list = (name: RankedList['name']) =>
+      fc
+        .uniqueArray(
+          fc.record({
+            id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'),
+            score: fc.integer({ min: 0, max: 9 }),
+          }),
+          {
+            selector: (item) => item.id,
+            maxLength: 6,
+          },
+        )
+        .map((xs) => ({ name, items: xs.sort((x, y) => y.score - x.score) }))
+    fc.assert(
+      fc.property(list('keyword'), list('vector'), list('tag'), (a, b, c) => {
+        expect(ids([a, b, c])).toEqual(ids([c, a, b]))
+        expect(new Set(ids([a, b, c])).size).toBe(ids([a, b, c]).length)
+      }),
+    )
+  })
+})
+
+describe('sharedRanks', () => {
+  const scored = (...scores: number[]) => scores.map((score, i) => ({ id: String(i), score }))
+
+  it('gives plain positions to clearly separated scores', () => {
+    expect(sharedRanks(scored(9, 5, 2, 1), 0.1)).toEqual([1, 2, 3, 4])
+  })
+
+  it('gives exact ties their average rank even with epsilon 0', () => {
+    expect(sharedRanks(scored(3, 2, 2, 2, 1), 0)).toEqual([1, 3, 3, 3, 5])
+  })
+
+  it('treats scores within epsilon as tied', () => {
+    expect(sharedRanks(scored(4.4, 4.2, 1), 0.1)).toEqual([1.5, 1.5, 3])
+  })
+
+  it('blends linearly between epsilon and twice epsilon', () => {
+    // Gap 15 % of the larger score with epsilon 0.1: sureness 0.5, so 10 beats 8.5 with 0.75.
+    const [a, b] = sharedRanks(scored(10, 8.5), 0.1)
+    expect(a).toBeCloseTo(1.25, 12)
+    expect(b).toBeCloseTo(1.75, 12)
+  })
+
+  it('keeps the sum of ranks of a plain ranking', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 10, noNaN: true }), { maxLength: 30 }),
+        fc.double({ min: 0, max: 0.49, noNaN: true }),
+        (scores, epsilon) => {
+          const sorted = scores.sort((x, y) => y - x)
+          const ranks = sharedRanks(scored(...sorted), epsilon)
+          const n = sorted.length
+          expect(ranks.reduce((s, r) => s + r, 0)).toBeCloseTo((n * (n + 1)) / 2, 6)
+          for (let i = 1; i < n; i++)
+            expect(ranks[i]).toBeGreaterThanOrEqual((ranks[i - 1] as number) - 1e-9)
+        },
+      ),
+    )
+  })
+
+  it('ranks an unsorted list by its scores', () => {
+    expect(sharedRanks(scored(1, 9, 5), 0)).toEqual([3, 1, 2])
+  })
+})
