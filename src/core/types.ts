@@ -139,7 +139,22 @@ export interface RecallOptions {
   boosts?: boolean
   /** Write this recall to the recall log. @default true */
   log?: boolean
+  /**
+   * Narrows the fused candidates, e.g. an LLM judge supplied by the host. Receives the query and
+   * the top `select.candidates` hits; returns the ids to keep, best first (at most
+   * `select.keep`). If it throws, times out or returns nothing usable, the fused ranking stands
+   * and `RecallResult.selection` says why. Over a worker, pass it wrapped in `Comlink.proxy`.
+   */
+  select?: SelectHook
+  /** Limits for `select`. @default { candidates: 12, keep: 3, timeoutMs: 5000 } */
+  selectOptions?: { candidates?: number; keep?: number; timeoutMs?: number }
 }
+
+/** A host-supplied judge that picks the hits worth keeping. */
+export type SelectHook = (query: string, hits: RecallHit[]) => string[] | Promise<string[]>
+
+/** What became of the `select` hook. */
+export type SelectionOutcome = 'applied' | 'failed' | 'timeout' | 'empty'
 
 /** One list's view of a hit. */
 export interface ListEvidence {
@@ -189,6 +204,8 @@ export interface RecallResult {
   degraded?: Degraded
   /** Wall time inside the engine, including query embedding. */
   tookMs: number
+  /** Present when a `select` hook was given: whether its choice was applied. */
+  selection?: SelectionOutcome
 }
 
 /** Filter and page for {@link MemoryApi.list}. */
@@ -257,7 +274,7 @@ export interface RecallLogEntry {
   id?: number
   at: number
   query: string
-  options: Omit<RecallOptions, 'weights'> & { weights?: Partial<Record<ListName, number>> }
+  options: Omit<RecallOptions, 'select'>
   hits: { id: string; rank: number; score: number; via: Via; explanation: string }[]
   degraded?: Degraded
   tookMs: number

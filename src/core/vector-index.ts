@@ -40,6 +40,11 @@ export interface VectorFilter {
   groups?: ReadonlySet<number> | readonly number[]
   /** Called for candidates only, never per row; the search over-fetches to fill `k`. */
   accept?: (id: string) => boolean
+  /**
+   * Candidates re-scored for this search, overriding the index's `rescore` (still at least
+   * 4 × k). A near-duplicate check wants one hit above 0.97 and can afford far fewer.
+   */
+  rescore?: number
 }
 
 export interface VectorHit {
@@ -257,7 +262,7 @@ export class VectorIndex {
     const accept = filter.accept
     const precise = new Map<number, number>()
     const verdicts = new Map<number, boolean>()
-    let want = Math.max(this.#rescore, 4 * k)
+    let want = Math.max(filter.rescore ?? this.#rescore, 4 * k)
     for (;;) {
       const top = new TopK(Math.min(want, size))
       let threshold = top.threshold

@@ -1,8 +1,13 @@
-import { EngramError, ImportFormatError } from '../core/errors.ts'
+import {
+  EngramError,
+  ImportFormatError,
+  InvalidInputError,
+  RejectedMemoryError,
+} from '../core/errors.ts'
 import type { LimitOptions } from '../core/options.ts'
-import type { ExportOptions, Memory, RememberOptions } from '../core/types.ts'
+import type { ExportOptions, ImportOptions, Memory, RememberOptions } from '../core/types.ts'
 import type { EngramDatabase } from '../storage/index.ts'
-import { type PreparedWrite, prepareWrite } from './prepare.ts'
+import { describe, type PreparedWrite, prepareWrite } from './prepare.ts'
 
 /** Bump when the line format changes incompatibly. */
 export const EXPORT_FORMAT_VERSION = 1
@@ -64,6 +69,48 @@ export async function exportJsonl(
   return `${lines.join('\n')}\n`
 }
 
+/** Largest `batchSize` an import accepts. */
+const MAX_IMPORT_BATCH = 10_000
+
+/**
+ * Checks `importMemories` options; returns the batch size to use.
+ *
+ * @throws InvalidInputError `BAD_OPTION`: not an object, `batchSize` not an integer 1..10000
+ *   (0 would never advance), `defaults` not an object.
+ */
+export function checkImportOptions(options: unknown, fallback: number): number {
+  if (options === undefined) return fallback
+  if (!options || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'options',
+      `expected an object, got ${describe(options)}`,
+    )
+  }
+  const { batchSize, defaults } = options as ImportOptions
+  if (
+    batchSize !== undefined &&
+    (typeof batchSize !== 'number' ||
+      !Number.isInteger(batchSize) ||
+      batchSize < 1 ||
+      batchSize > MAX_IMPORT_BATCH)
+  ) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'batchSize',
+      `expected an integer from 1 to ${MAX_IMPORT_BATCH}, got ${describe(batchSize)}`,
+    )
+  }
+  if (defaults !== undefined && (!defaults || typeof defaults !== 'object')) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'defaults',
+      `expected an object, got ${describe(defaults)}`,
+    )
+  }
+  return batchSize ?? fallback
+}
+
 /**
  * Parses and validates a whole JSONL import before anything is written, so a bad line costs
  * nothing. Accepts Engram exports and plain `{"text": ...}` lines; vectors are kept only when
@@ -114,20 +161,34 @@ function toPrepared(
 ): PreparedWrite {
   try {
     const { text, id, createdAt, vector, ...fields } = record
-    const options = { poison: 'flag' as const, source: 'import', ...defaults, ...pick(fields) }
+    // The poison policy is the caller's (`defaults.poison`), never the file's: a hostile line
+    // must not be able to switch the screen off for itself.
+    const options = {
+      source: 'import',
+      ...defaults,
+      ...pick(fields),
+      poison: defaults?.poison ?? ('flag' as const),
+    }
     const prepared = prepareWrite(text, options, limits)
     if (typeof id === 'string' && /^[0-9A-Za-z_-]{1,64}$/.test(id)) prepared.id = id
     if (typeof createdAt === 'number' && Number.isFinite(createdAt)) prepared.createdAt = createdAt
     if (vectorsUsable && typeof vector === 'string') prepared.vector = fromBase64(vector)
     return prepared
   } catch (error) {
+    // A poison match is the caller's policy at work, not a malformed line: keep its type.
+    if (error instanceof RejectedMemoryError) {
+      throw new RejectedMemoryError(
+        error.rules,
+        `line ${lineNo}: text matched the memory-poisoning screen: ${error.rules.join(', ')}`,
+      )
+    }
     const message =
       error instanceof EngramError || error instanceof Error ? error.message : String(error)
     throw new ImportFormatError(lineNo, message)
   }
 }
 
-/** The fields an import line may set; everything else in the line is ignored. */
+/** The fields an import line may set; everything else in the line (`poison`, `flags`) is ignored. */
 function pick(fields: Record<string, unknown>): RememberOptions {
   const out: Record<string, unknown> = {}
   for (const name of [
@@ -140,7 +201,6 @@ function pick(fields: Record<string, unknown>): RememberOptions {
     'confidence',
     'expiresAt',
     'meta',
-    'poison',
   ]) {
     if (fields[name] !== undefined) out[name] = fields[name]
   }

@@ -28,9 +28,18 @@ export class IndexSet {
   readonly #tags = new Map<string, Set<string>>()
   readonly #groups = new Map<string, number>()
 
-  constructor(keyword: KeywordIndex, vectors: VectorIndex | null) {
+  /**
+   * `groups` restores the namespace+type numbering a snapshot's vector index was built with: its
+   * rows carry those numbers, so renumbering on load would file vectors under the wrong group.
+   */
+  constructor(
+    keyword: KeywordIndex,
+    vectors: VectorIndex | null,
+    groups: Iterable<[string, number]> = [],
+  ) {
     this.keyword = keyword
     this.#vectors = vectors
+    for (const [key, group] of groups) this.#groups.set(key, group)
   }
 
   static empty(keywordOptions: Partial<KeywordIndexOptions>, dims: number): IndexSet {
@@ -56,10 +65,22 @@ export class IndexSet {
     const key = `${namespace}\u0000${type}`
     let group = this.#groups.get(key)
     if (group === undefined) {
-      group = this.#groups.size
+      // Not `size`: restored numberings need not be dense.
+      group = this.#nextGroup()
       this.#groups.set(key, group)
     }
     return group
+  }
+
+  /** The namespace+type numbering, for a snapshot. */
+  groupEntries(): [string, number][] {
+    return [...this.#groups]
+  }
+
+  #nextGroup(): number {
+    let next = 0
+    for (const group of this.#groups.values()) if (group >= next) next = group + 1
+    return next
   }
 
   groupsFor(namespace: string, types?: readonly string[]): Set<number> {

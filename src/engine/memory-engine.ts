@@ -1,5 +1,10 @@
 import { monotonicFactory } from 'ulidx'
-import { InvalidInputError, MemoryClosedError, MemoryNotFoundError } from '../core/errors.ts'
+import {
+  type EngramError,
+  InvalidInputError,
+  MemoryClosedError,
+  MemoryNotFoundError,
+} from '../core/errors.ts'
 import {
   DEFAULT_LIMITS,
   DEFAULT_RECALL_LOG_SIZE,
@@ -31,18 +36,38 @@ import type {
   VerifyReport,
 } from '../core/types.ts'
 import { validateId, validateVector } from '../core/validate.ts'
-import { EngramDatabase, mapStorageError, type VectorRow } from '../storage/index.ts'
-import type { EngineOptions } from './engine-options.ts'
-import { exportJsonl, parseJsonl } from './import-export.ts'
+import {
+  type ChangeRow,
+  EngramDatabase,
+  isConstraintError,
+  mapStorageError,
+  type VectorRow,
+} from '../storage/index.ts'
+import { checkEngineOptions, type EngineOptions } from './engine-options.ts'
+import { checkImportOptions, exportJsonl, parseJsonl } from './import-export.ts'
 import { IndexSet } from './index-set.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
-import { type PreparedWrite, preparePatch, prepareWrite, screen } from './prepare.ts'
+import {
+  describe,
+  type PreparedWrite,
+  preparePatch,
+  prepareWrite,
+  screen,
+  screenedText,
+} from './prepare.ts'
 import { checkRecallOptions, runRecall } from './recall.ts'
 import { deleteSnapshot, loadSnapshot, optionsHash, saveSnapshot } from './snapshot.ts'
+import { compareIndexes } from './verify.ts'
 import { writeBatch } from './write-batch.ts'
 import { Coalescer, WriteQueue } from './write-queue.ts'
 
 type Lock = <T>(task: () => Promise<T>) => Promise<T>
+
+/** Texts per embedding call: a large `rememberMany` is embedded in pieces, stored in one go. */
+const EMBED_CHUNK = 64
+
+/** Attempts of a batch that lost a unique-key race to a writer that held no shared lock. */
+const CONSTRAINT_RETRIES = 3
 
 /** Cross-tab write lock: a Web Lock per database where the host has them. */
 function defaultLock(name: string): Lock {
@@ -82,7 +107,14 @@ export class MemoryEngine implements MemoryApi {
   #snapshotSeq = 0
   #staleVectors = 0
   #backfilling: Promise<void> | null = null
-  #closed: Error | null = null
+  #backfillDelay = 0
+  #backfillTimer: ReturnType<typeof setTimeout> | undefined
+  #closed: MemoryClosedError | null = null
+  /** `close()` ran (or is running). */
+  #disposed = false
+  #reopening: Promise<void> | null = null
+  #rebuilds = 0
+  readonly #writeBatch: number
   #openStats: MemoryStats['open']
   readonly #pendingRecalls = new Map<string, number>()
 
@@ -104,33 +136,37 @@ export class MemoryEngine implements MemoryApi {
     this.#onEvent = options.onEvent
     this.#lock = options.writeLock ?? defaultLock(options.name)
     this.#indexes = IndexSet.empty(this.#keywordOptions, this.#readyDims())
-    this.#coalescer = new Coalescer(
-      this.#queue,
-      (items) => this.#write(items),
-      options.writeBatch ?? DEFAULT_WRITE_BATCH,
-    )
+    this.#writeBatch = options.writeBatch ?? DEFAULT_WRITE_BATCH
+    this.#coalescer = new Coalescer(this.#queue, (items) => this.#write(items), this.#writeBatch)
   }
 
-  /** Opens (creating if needed) the memory called `options.name` and restores its indexes. */
+  /**
+   * Opens (creating if needed) the memory called `options.name` and restores its indexes.
+   *
+   * Connection lifecycle: `close()` and a schema upgrade or deletion from another tab close the
+   * memory for good (`closed` event, then `MemoryClosedError` on every call). A connection that
+   * closes any other way (the browser dropped it, a tool closed it) fails only the calls in
+   * flight; the next call reopens it and catches the indexes up from the change log.
+   */
   static async open(options: EngineOptions): Promise<MemoryEngine> {
-    if (!options || typeof options.name !== 'string' || options.name === '') {
-      throw new InvalidInputError('BAD_OPTION', 'name', 'expected a non-empty memory name')
-    }
+    checkEngineOptions(options)
     const db = new EngramDatabase(options.name, {
       ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
       ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
     })
+    options.onDatabase?.(db)
     const engine = new MemoryEngine(options, db)
+    // Registered before opening, so an upgrade that arrives during the restore is seen too.
+    db.on('versionchange', (event: IDBVersionChangeEvent) => {
+      engine.#shutDown(
+        event.newVersion === null
+          ? 'another tab deleted this memory'
+          : 'another tab is upgrading this memory; reload to continue',
+      )
+      return false
+    })
     try {
       await db.open()
-      db.on('versionchange', () => {
-        engine.#closed = new MemoryClosedError(
-          'another tab is upgrading this memory; reload to continue',
-        )
-        db.close()
-        engine.#emit({ type: 'closed', reason: 'versionchange' })
-        return false
-      })
       await engine.#restore()
     } catch (error) {
       db.close()
@@ -149,6 +185,7 @@ export class MemoryEngine implements MemoryApi {
     return this.#coalescer.submit(prepared)
   }
 
+  /** All or nothing: every item is stored (or found a duplicate) in one transaction, or none is. */
   async rememberMany(items: RememberItem[]): Promise<RememberResult[]> {
     this.#assertOpen()
     if (!Array.isArray(items)) {
@@ -170,7 +207,8 @@ export class MemoryEngine implements MemoryApi {
       this.#checkVector(p, `items[${i}].vector`)
       return p
     })
-    return this.#writeInBatches(prepared)
+    if (prepared.length === 0) return []
+    return this.#queue.run(() => this.#write(prepared))
   }
 
   async update(id: string, patch: MemoryPatch): Promise<Memory> {
@@ -179,17 +217,19 @@ export class MemoryEngine implements MemoryApi {
     const changes = preparePatch(patch, this.#limits)
     return this.#queue.run(() =>
       this.#locked(async () => {
-        const current = await this.#db.memories.get(id).catch((e) => {
-          throw mapStorageError(e)
-        })
+        const current = await this.#db.memories.get(id)
         if (!current) throw new MemoryNotFoundError(id)
         const { poison = 'reject', key, expiresAt, ...fields } = changes
         const next: Memory = { ...current, ...fields, updatedAt: this.#clock() }
         if (key !== undefined) next.key = key
         if (expiresAt === null) delete next.expiresAt
         else if (expiresAt !== undefined) next.expiresAt = expiresAt
-        if (fields.text !== undefined || fields.aliases !== undefined) {
-          next.flags = screen([next.text, ...next.aliases].join('\n'), poison)
+        if (
+          fields.text !== undefined ||
+          fields.aliases !== undefined ||
+          fields.tags !== undefined
+        ) {
+          next.flags = screen(screenedText(next), poison, 'patch')
         }
         if (next.key !== current.key || next.type !== current.type) {
           const clash = await this.#db.memories
@@ -213,6 +253,12 @@ export class MemoryEngine implements MemoryApi {
           vector = (await this.#db.vectors.get(id))?.vector
         }
         const seq = await this.#transact(async () => {
+          // Recall counters are written without the write lock (they change no index); take
+          // theirs from the row as it is now, so this update does not undo them.
+          const latest = await this.#db.memories.get(id)
+          if (!latest) throw new MemoryNotFoundError(id)
+          next.recallCount = latest.recallCount
+          if (latest.lastRecalledAt !== undefined) next.lastRecalledAt = latest.lastRecalledAt
           await this.#db.memories.put(next)
           if (vector) await this.#db.vectors.put(this.#vectorRow(id, vector))
           else if (dropVector) await this.#db.vectors.delete(id)
@@ -244,10 +290,15 @@ export class MemoryEngine implements MemoryApi {
     )
   }
 
-  async importMemories(jsonl: string, options: ImportOptions = {}): Promise<ImportReport> {
+  /**
+   * Each batch of `batchSize` lines is all or nothing; a failure stops the import with a typed
+   * error after the batches before it were stored. Importing the same text again is safe: what
+   * is already stored comes back as duplicates.
+   */
+  async importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
     this.#assertOpen()
-    const lines = parseJsonl(jsonl, options.defaults, this.#limits, this.#embedder?.model ?? null)
-    const batchSize = options.batchSize ?? DEFAULT_WRITE_BATCH
+    const batchSize = checkImportOptions(options, this.#writeBatch)
+    const lines = parseJsonl(jsonl, options?.defaults, this.#limits, this.#embedder?.model ?? null)
     const report: ImportReport = { lines: lines.length, created: 0, duplicates: 0, flagged: 0 }
     for (let start = 0; start < lines.length; start += batchSize) {
       const batch = lines.slice(start, start + batchSize)
@@ -275,21 +326,24 @@ export class MemoryEngine implements MemoryApi {
   }
 
   async exportMemories(options: ExportOptions = {}): Promise<string> {
-    this.#assertOpen()
-    return exportJsonl(this.#db, {
-      ...options,
-      model: this.#embedder?.model ?? null,
-      dims: this.#readyDims(),
-      now: this.#clock(),
-    }).catch((e) => {
-      throw mapStorageError(e)
-    })
+    await this.#connected()
+    if (!options || typeof options !== 'object') {
+      throw new InvalidInputError('BAD_OPTION', 'options', 'expected an object')
+    }
+    return this.#mapped(
+      exportJsonl(this.#db, {
+        ...options,
+        model: this.#embedder?.model ?? null,
+        dims: this.#readyDims(),
+        now: this.#clock(),
+      }),
+    )
   }
 
   // ---------------------------------------------------------------- reads
 
   async recall(query: string, options?: RecallOptions): Promise<RecallResult> {
-    this.#assertOpen()
+    await this.#connected()
     const started = performance.now()
     const checked = checkRecallOptions(query, options, this.#retrieval, this.#limits)
     const now = this.#clock()
@@ -314,13 +368,16 @@ export class MemoryEngine implements MemoryApi {
   async get(id: string): Promise<Memory | undefined> {
     this.#assertOpen()
     validateId(id)
-    return this.#db.memories.get(id).catch((e) => {
-      throw mapStorageError(e)
-    })
+    await this.#connected()
+    return this.#mapped(this.#db.memories.get(id))
   }
 
   async list(options: ListOptions = {}): Promise<ListPage> {
     this.#assertOpen()
+    if (!options || typeof options !== 'object') {
+      throw new InvalidInputError('BAD_OPTION', 'options', 'expected an object')
+    }
+    if (options.cursor !== undefined) validateId(options.cursor, 'cursor')
     const limit = options.limit ?? 50
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
       throw new InvalidInputError(
@@ -334,16 +391,16 @@ export class MemoryEngine implements MemoryApi {
       (namespace === undefined || m.namespace === namespace) &&
       (type === undefined || m.type === type) &&
       (tag === undefined || m.tags.some((t) => t.toLowerCase() === tag.toLowerCase()))
+    await this.#connected()
     const collection = cursor
       ? this.#db.memories.where('id').below(cursor).reverse()
       : this.#db.memories.orderBy('id').reverse()
-    const items = await collection
-      .filter(wanted)
-      .limit(limit + 1)
-      .toArray()
-      .catch((e) => {
-        throw mapStorageError(e)
-      })
+    const items = await this.#mapped(
+      collection
+        .filter(wanted)
+        .limit(limit + 1)
+        .toArray(),
+    )
     const page: ListPage = { items: items.slice(0, limit) }
     if (items.length > limit) page.cursor = page.items[page.items.length - 1]!.id
     return page
@@ -351,6 +408,10 @@ export class MemoryEngine implements MemoryApi {
 
   async count(filter: CountFilter = {}): Promise<number> {
     this.#assertOpen()
+    if (!filter || typeof filter !== 'object') {
+      throw new InvalidInputError('BAD_OPTION', 'filter', 'expected an object')
+    }
+    await this.#connected()
     const { namespace, type } = filter
     const table = this.#db.memories
     const query =
@@ -361,30 +422,33 @@ export class MemoryEngine implements MemoryApi {
           : type !== undefined
             ? table.filter((m) => m.type === type).count()
             : table.count()
-    return query.catch((e) => {
-      throw mapStorageError(e)
-    })
+    return this.#mapped(query)
   }
 
   async recallLog(options: { limit?: number } = {}): Promise<RecallLogEntry[]> {
     this.#assertOpen()
+    const limit = options?.limit ?? 50
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
+      throw new InvalidInputError(
+        'BAD_OPTION',
+        'limit',
+        `expected an integer from 1 to 1000000, got ${describe(limit)}`,
+      )
+    }
+    await this.#connected()
     await Promise.allSettled([...this.#background])
-    return this.#db.recalls
-      .orderBy('id')
-      .reverse()
-      .limit(options.limit ?? 50)
-      .toArray()
+    return this.#mapped(this.#db.recalls.orderBy('id').reverse().limit(limit).toArray())
   }
 
   async clearRecallLog(): Promise<void> {
-    this.#assertOpen()
+    await this.#connected()
     await Promise.allSettled([...this.#background])
-    await this.#db.recalls.clear()
+    await this.#mapped(this.#db.recalls.clear())
   }
 
   async stats(): Promise<MemoryStats> {
-    this.#assertOpen()
-    const vectors = await this.#db.vectors.count()
+    await this.#connected()
+    const vectors = await this.#mapped(this.#db.vectors.count())
     const { catalogue, keyword } = this.#indexes
     const vectorEntries = this.#indexes.vectors?.size ?? 0
     const stats: MemoryStats = {
@@ -400,39 +464,48 @@ export class MemoryEngine implements MemoryApi {
     return stats
   }
 
+  /**
+   * Checks that the indexes agree with the tables. Runs under the write lock, and reads the
+   * tables in one transaction together with the change log past `#lastSeq`, which it applies from
+   * the rows it read: the check sees one consistent moment even while a writer outside the lock
+   * (a tab without Web Locks) keeps committing. A catalogue row that differs from its table row
+   * in an indexed field counts as missing from the keyword index (its current version is).
+   */
   async verify(): Promise<VerifyReport> {
     this.#assertOpen()
-    return this.#queue.run(async () => {
-      const [memoryIds, vectorRows] = await Promise.all([
-        this.#db.memories.toCollection().primaryKeys() as Promise<string[]>,
-        this.#db.vectors.toArray(),
-      ])
-      const model = this.#embedder?.model
-      const memorySet = new Set(memoryIds)
-      const currentVectorIds = new Set(vectorRows.filter((v) => v.model === model).map((v) => v.id))
-      const keywordIds = new Set(this.#indexes.keyword.ids())
-      const vectorIds = new Set(this.#indexes.vectors?.ids() ?? [])
-      const report: VerifyReport = {
-        ok: false,
-        memories: memorySet.size,
-        vectors: vectorRows.length,
-        keywordEntries: keywordIds.size,
-        vectorEntries: vectorIds.size,
-        missingFromKeyword: [...memorySet].filter((id) => !keywordIds.has(id)),
-        extraInKeyword: [...keywordIds].filter((id) => !memorySet.has(id)),
-        missingFromVectors: [...currentVectorIds].filter((id) => !vectorIds.has(id)),
-        extraInVectors: [...vectorIds].filter((id) => !currentVectorIds.has(id)),
-        orphanVectors: vectorRows.filter((v) => !memorySet.has(v.id)).map((v) => v.id),
-      }
-      report.ok =
-        report.missingFromKeyword.length === 0 &&
-        report.extraInKeyword.length === 0 &&
-        report.missingFromVectors.length === 0 &&
-        report.extraInVectors.length === 0 &&
-        report.orphanVectors.length === 0 &&
-        this.#indexes.catalogue.size === memorySet.size
-      return report
-    })
+    return this.#queue.run(() =>
+      this.#locked(async () => {
+        for (let attempt = 1; ; attempt++) {
+          const read = await this.#db.transaction(
+            'r',
+            this.#db.memories,
+            this.#db.vectors,
+            this.#db.changes,
+            async () => {
+              const changes = await this.#db.changes.where('seq').above(this.#lastSeq).toArray()
+              const oldest = await this.#db.changes.orderBy('seq').first()
+              const [memories, vectors] = await Promise.all([
+                this.#db.memories.toArray(),
+                this.#db.vectors.toArray(),
+              ])
+              return { changes, oldest, memories, vectors }
+            },
+          )
+          const { changes, oldest, memories, vectors } = read
+          const pruned = changes.length > 0 && oldest && oldest.seq! > this.#lastSeq + 1
+          if (pruned && attempt < 3) {
+            await this.#rebuild() // the log no longer reaches back to this engine: read again
+            continue
+          }
+          this.#apply(
+            changes,
+            new Map(memories.map((m) => [m.id, m])),
+            new Map(vectors.map((v) => [v.id, v])),
+          )
+          return compareIndexes(this.#indexes, memories, vectors, this.#embedder?.model)
+        }
+      }),
+    )
   }
 
   /**
@@ -441,18 +514,36 @@ export class MemoryEngine implements MemoryApi {
    */
   async catchUp(): Promise<number> {
     this.#assertOpen()
-    return this.#queue.run(() => this.#replay())
+    return this.#queue.run(async () => {
+      try {
+        await this.#reconnect()
+        return await this.#replay()
+      } catch (error) {
+        throw this.#mapError(error)
+      }
+    })
   }
 
+  /**
+   * Waits for queued writes, saves a snapshot and closes. Never throws for the snapshot or the
+   * recall counters: the tables already hold every acknowledged write, and the next open
+   * catches up from the change log.
+   */
   async close(): Promise<void> {
-    if (this.#closed) return
+    if (this.#disposed) return
+    this.#disposed = true
+    clearTimeout(this.#backfillTimer)
     try {
-      await this.#queue.drain()
-      await this.#flushRecalled()
-      await Promise.allSettled([...this.#background])
-      if (this.#lastSeq !== this.#snapshotSeq) await this.#snapshot()
+      if (!this.#closed) {
+        await this.#queue.drain()
+        if (this.#db.isOpen()) {
+          await this.#flushRecalled().catch(() => {})
+          await Promise.allSettled([...this.#background])
+          if (this.#lastSeq !== this.#snapshotSeq) await this.#snapshot().catch(() => {})
+        }
+      }
     } finally {
-      this.#closed = new MemoryClosedError()
+      this.#closed ??= new MemoryClosedError()
       this.#db.close()
       await this.#embedder?.dispose?.()
     }
@@ -464,6 +555,57 @@ export class MemoryEngine implements MemoryApi {
     if (this.#closed) throw this.#closed
   }
 
+  /** Closes for good: a schema upgrade or deletion elsewhere. Calls in flight reject. */
+  #shutDown(reason: string): void {
+    if (this.#closed) return
+    this.#closed = new MemoryClosedError(reason)
+    this.#db.close()
+    this.#emit({ type: 'closed', reason: 'versionchange' })
+  }
+
+  /** Translates a storage failure; a connection lost underneath says the next call reopens. */
+  #mapError(error: unknown): EngramError {
+    const mapped = mapStorageError(error)
+    if (!(mapped instanceof MemoryClosedError)) return mapped
+    if (this.#closed) return this.#closed
+    return new MemoryClosedError(
+      'the database connection closed during this call; the next call reopens it',
+      { cause: error },
+    )
+  }
+
+  #mapped<T>(promise: Promise<T>): Promise<T> {
+    return promise.catch((error: unknown) => {
+      throw this.#mapError(error)
+    })
+  }
+
+  /** Reopens a connection lost underneath. Inside the queue; the caller catches up after. */
+  async #reconnect(): Promise<void> {
+    this.#assertOpen()
+    if (this.#db.isOpen()) return
+    await this.#db.open()
+    // Site data cleared while the connection was down: the log restarts below where this
+    // engine was, and replaying from `#lastSeq` would keep serving memories that are gone.
+    const last = await this.#db.changes.orderBy('seq').last()
+    if ((last?.seq ?? 0) < this.#lastSeq) await this.#rebuild()
+  }
+
+  /** For calls outside the write queue: reopens (through the queue) if the connection was lost. */
+  async #connected(): Promise<void> {
+    this.#assertOpen()
+    if (this.#db.isOpen()) return
+    this.#reopening ??= this.#queue
+      .run(async () => {
+        await this.#reconnect()
+        await this.#replay()
+      })
+      .finally(() => {
+        this.#reopening = null
+      })
+    await this.#mapped(this.#reopening)
+  }
+
   #emit(event: MemoryEvent): void {
     try {
       this.#onEvent?.(event)
@@ -472,11 +614,18 @@ export class MemoryEngine implements MemoryApi {
     }
   }
 
+  /**
+   * Runs a write under the cross-tab lock, after reopening a lost connection and replaying what
+   * other tabs wrote. Every failure comes out as a catalogue error.
+   */
   #locked<T>(task: () => Promise<T>): Promise<T> {
-    return this.#lock(async () => {
-      await this.#replay()
-      return task()
-    })
+    return this.#mapped(
+      this.#lock(async () => {
+        await this.#reconnect()
+        await this.#replay()
+        return task()
+      }),
+    )
   }
 
   async #transact<T>(body: () => Promise<T>): Promise<T> {
@@ -489,7 +638,9 @@ export class MemoryEngine implements MemoryApi {
         body,
       )
     } catch (error) {
-      throw mapStorageError(error)
+      // Keep the raw error for #write: a unique-key failure there is a race, not a fault.
+      if (isConstraintError(error)) throw error
+      throw this.#mapError(error)
     }
   }
 
@@ -524,42 +675,49 @@ export class MemoryEngine implements MemoryApi {
   }
 
   async #embedPassages(texts: string[]): Promise<Float32Array[] | undefined> {
-    if (!this.#embedder || this.#embedder.state !== 'ready' || !this.#indexes.vectors)
-      return undefined
+    const embedder = this.#embedder
+    if (embedder?.state !== 'ready' || !this.#indexes.vectors) return undefined
     try {
-      return await this.#embedder.embed(texts, { kind: 'passage' })
+      const vectors: Float32Array[] = []
+      for (let start = 0; start < texts.length; start += EMBED_CHUNK) {
+        const chunk = texts.slice(start, start + EMBED_CHUNK)
+        vectors.push(...(await embedder.embed(chunk, { kind: 'passage' })))
+      }
+      return vectors
     } catch {
       // The write still lands; the backfill embeds it when the model works again.
       return undefined
     }
   }
 
-  async #writeInBatches(prepared: PreparedWrite[]): Promise<RememberResult[]> {
-    const results: RememberResult[] = []
-    for (let start = 0; start < prepared.length; start += DEFAULT_WRITE_BATCH) {
-      const batch = prepared.slice(start, start + DEFAULT_WRITE_BATCH)
-      results.push(...(await this.#queue.run(() => this.#write(batch))))
-    }
-    return results
-  }
-
-  /** One batch, inside the queue: dedup, embed, one transaction, then the indexes. */
+  /**
+   * One batch, inside the queue: dedup, embed, one transaction, then the indexes. A unique-key
+   * failure means a writer outside this engine's lock stored the same text (or id) first: catch
+   * up and run the batch again, so the caller gets the duplicate instead of an error.
+   */
   #write(items: PreparedWrite[]): Promise<RememberResult[]> {
     this.#assertOpen()
     return this.#locked(async () => {
-      const outcome = await writeBatch(items, {
-        db: this.#db,
-        indexes: this.#indexes,
-        now: this.#clock(),
-        newId: () => this.#ulid(),
-        embed: (texts) => this.#embedPassages(texts),
-        model: this.#embedder?.model ?? null,
-        nearDuplicate: this.#retrieval.nearDuplicate,
-        transact: (body) => this.#transact(body),
-      })
-      this.#advance(outcome.seqs)
-      if (outcome.unembedded > 0) this.#scheduleBackfill()
-      return outcome.results
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const outcome = await writeBatch(items, {
+            db: this.#db,
+            indexes: this.#indexes,
+            now: this.#clock(),
+            newId: () => this.#ulid(),
+            embed: (texts) => this.#embedPassages(texts),
+            model: this.#embedder?.model ?? null,
+            nearDuplicate: this.#retrieval.nearDuplicate,
+            transact: (body) => this.#transact(body),
+          })
+          this.#advance(outcome.seqs)
+          if (outcome.unembedded > 0) this.#scheduleBackfill()
+          return outcome.results
+        } catch (error) {
+          if (!isConstraintError(error) || attempt >= CONSTRAINT_RETRIES) throw error
+          await this.#replay()
+        }
+      }
     })
   }
 
@@ -568,47 +726,86 @@ export class MemoryEngine implements MemoryApi {
     if (seqs.length === 0) return
     const max = Math.max(...seqs)
     if (Math.min(...seqs) === this.#lastSeq + 1) this.#lastSeq = max
-    else void this.#queue.run(() => this.#replay())
+    else this.#housekeep(() => this.#replay())
     this.#emit({ type: 'change', seq: max })
     if (this.#lastSeq - this.#snapshotSeq >= this.#snapshotEvery) {
-      void this.#queue.run(() => this.#snapshot()).catch(() => {})
+      this.#housekeep(() => this.#snapshot())
     }
   }
 
-  /** Replays the change log after `#lastSeq` into the indexes. Returns how many changes. */
+  /**
+   * Queues housekeeping (a catch-up, a snapshot) whose failure no caller waits for: the next
+   * write catches up anyway, and a missing snapshot only costs start-up time.
+   */
+  #housekeep(task: () => Promise<unknown>): void {
+    this.#track(
+      this.#queue.run(async () => {
+        if (this.#closed || !this.#db.isOpen()) return
+        await task()
+      }),
+    )
+  }
+
+  /**
+   * Replays the change log after `#lastSeq` into the indexes. Returns how many changes. When the
+   * log no longer reaches back to `#lastSeq` (pruned by a snapshot elsewhere), or ends before
+   * it, only a rebuild can be trusted.
+   */
   async #replay(): Promise<number> {
-    const changes = await this.#db.changes.where('seq').above(this.#lastSeq).toArray()
+    const { changes, oldest, memories, vectors } = await this.#db.transaction(
+      'r',
+      this.#db.changes,
+      this.#db.memories,
+      this.#db.vectors,
+      async () => {
+        const changes = await this.#db.changes.where('seq').above(this.#lastSeq).toArray()
+        const gap = changes.length > 0 && changes[0]!.seq! > this.#lastSeq + 1
+        const oldest = gap ? await this.#db.changes.orderBy('seq').first() : undefined
+        const ids = [...new Set(changes.filter((c) => c.op === 'put').map((c) => c.id))]
+        const [memories, vectors] = await Promise.all([
+          this.#db.memories.bulkGet(ids),
+          this.#db.vectors.bulkGet(ids),
+        ])
+        return { changes, oldest, memories, vectors }
+      },
+    )
     if (changes.length === 0) return 0
-    const first = changes[0]!.seq!
-    if (first > this.#lastSeq + 1 && this.#lastSeq > 0) {
-      const oldest = await this.#db.changes.orderBy('seq').first()
-      // The log was pruned past us: only a rebuild can be trusted.
-      if (oldest && oldest.seq! > this.#lastSeq + 1) {
-        await this.#rebuild()
-        return changes.length
-      }
+    // Seqs may skip numbers (an aborted write can use one up), so a gap alone proves nothing;
+    // a log whose oldest entry is past us does.
+    if (oldest && oldest.seq! > this.#lastSeq + 1) {
+      await this.#rebuild()
+      return changes.length
     }
+    this.#apply(
+      changes,
+      new Map(memories.filter((m) => m !== undefined).map((m) => [m.id, m])),
+      new Map(vectors.filter((v) => v !== undefined).map((v) => [v.id, v])),
+    )
+    return changes.length
+  }
+
+  /** Applies changes to the indexes from rows read in the same transaction as the changes. */
+  #apply(
+    changes: ChangeRow[],
+    rows: ReadonlyMap<string, Memory>,
+    vectorRows: ReadonlyMap<string, VectorRow>,
+  ): void {
+    if (changes.length === 0) return
     const latest = new Map<string, 'put' | 'delete'>()
     for (const change of changes) latest.set(change.id, change.op)
-    const putIds = [...latest].filter(([, op]) => op === 'put').map(([id]) => id)
-    const [memories, vectors] = await Promise.all([
-      this.#db.memories.bulkGet(putIds),
-      this.#db.vectors.bulkGet(putIds),
-    ])
     const model = this.#embedder?.model
-    for (const [id, op] of latest) if (op === 'delete') this.#indexes.remove(id)
-    putIds.forEach((id, i) => {
-      const memory = memories[i]
+    for (const [id, op] of latest) {
+      const memory = op === 'put' ? rows.get(id) : undefined
       if (!memory) {
         this.#indexes.remove(id)
-        return
+        continue
       }
-      const v = vectors[i]
-      this.#indexes.put(memory, v && v.model === model ? v.vector : undefined)
-      if (!v || v.model !== model) this.#indexes.removeVector(id)
-    })
+      const v = vectorRows.get(id)
+      const current = v && v.model === model && v.dims === this.#indexes.vectors?.dims
+      this.#indexes.put(memory, current ? v.vector : undefined)
+      if (!current) this.#indexes.removeVector(id)
+    }
     this.#lastSeq = changes[changes.length - 1]!.seq!
-    return changes.length
   }
 
   async #restore(): Promise<void> {
@@ -621,19 +818,12 @@ export class MemoryEngine implements MemoryApi {
     )
     let restored: 'snapshot' | 'rebuild' | 'empty' = 'rebuild'
     let replayed = 0
-    if ('indexes' in loaded) {
-      const memories = await this.#db.memories.toArray()
-      this.#indexes = loaded.indexes
-      this.#indexes.adoptCatalogue(memories)
-      this.#lastSeq = loaded.row.seq
-      this.#snapshotSeq = loaded.row.seq
+    if ('indexes' in loaded && (await this.#adopt(loaded.indexes, loaded.row.seq))) {
+      const rebuilds = this.#rebuilds
       replayed = await this.#replay()
-      const currentVectors = model ? await this.#db.vectors.where('model').equals(model).count() : 0
-      const agrees =
-        this.#indexes.keyword.size === this.#indexes.catalogue.size &&
-        (this.#indexes.vectors?.size ?? 0) === currentVectors
-      if (agrees) restored = 'snapshot'
-      else await this.#rebuild()
+      // The replay rebuilds by itself when the log no longer reaches back to the snapshot.
+      if (this.#rebuilds === rebuilds && (await this.#agrees())) restored = 'snapshot'
+      else if (this.#rebuilds === rebuilds) await this.#rebuild()
     } else {
       await this.#rebuild()
       if (this.#indexes.catalogue.size === 0) restored = 'empty'
@@ -644,22 +834,70 @@ export class MemoryEngine implements MemoryApi {
     this.#openStats = { ms: performance.now() - started, restored, replayed }
   }
 
+  /**
+   * Takes indexes loaded from a snapshot stamped `seq`, around the current rows. Refuses (false)
+   * a snapshot stamped past the end of the change log: it describes data that is not there.
+   */
+  async #adopt(indexes: IndexSet, seq: number): Promise<boolean> {
+    const [memories, last] = await this.#db.transaction(
+      'r',
+      this.#db.memories,
+      this.#db.changes,
+      () => Promise.all([this.#db.memories.toArray(), this.#db.changes.orderBy('seq').last()]),
+    )
+    if (seq > (last?.seq ?? 0)) return false
+    indexes.adoptCatalogue(memories)
+    this.#indexes = indexes
+    this.#lastSeq = seq
+    this.#snapshotSeq = seq
+    return true
+  }
+
+  /** Whether the indexes hold exactly the ids of `memories` and of the current model's `vectors`. */
+  async #agrees(): Promise<boolean> {
+    const model = this.#embedder?.model
+    const { catalogue, keyword, vectors } = this.#indexes
+    if (keyword.size !== catalogue.size) return false
+    for (const id of catalogue.keys()) if (!keyword.has(id)) return false
+    const vectorIds = model
+      ? ((await this.#db.vectors.where('model').equals(model).primaryKeys()) as string[])
+      : []
+    const indexed = vectorIds.filter((id) => catalogue.has(id))
+    if ((vectors?.size ?? 0) !== indexed.length) return false
+    return indexed.every((id) => vectors?.has(id))
+  }
+
   /** Rebuilds every derived index from the `memories` and `vectors` tables. */
   async #rebuild(): Promise<void> {
+    this.#rebuilds++
     const model = this.#embedder?.model ?? null
-    const last = await this.#db.changes.orderBy('seq').last()
-    const [memories, vectors] = await Promise.all([
-      this.#db.memories.toArray(),
-      model ? this.#db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
-    ])
+    // One read transaction: the rows and the seq they correspond to.
+    const [last, memories, vectors] = await this.#db.transaction(
+      'r',
+      this.#db.changes,
+      this.#db.memories,
+      this.#db.vectors,
+      () =>
+        Promise.all([
+          this.#db.changes.orderBy('seq').last(),
+          this.#db.memories.toArray(),
+          model ? this.#db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
+        ]),
+    )
     const dims = vectors[0]?.dims ?? this.#readyDims()
     const indexes = IndexSet.empty(this.#keywordOptions, dims)
     for (const memory of memories) indexes.put(memory)
     for (const row of vectors) if (row.dims === dims) indexes.putVector(row.id, row.vector)
     this.#indexes = indexes
     this.#lastSeq = last?.seq ?? 0
-    if (memories.length > 0) await this.#snapshot()
-    else await deleteSnapshot(this.#db)
+    // The snapshot only saves start-up time; failing to write one (quota) must not fail the
+    // open or the catch-up that needed the rebuild.
+    try {
+      if (memories.length > 0) await this.#snapshot()
+      else await deleteSnapshot(this.#db)
+    } catch {
+      this.#snapshotSeq = -1
+    }
   }
 
   async #snapshot(): Promise<void> {
@@ -706,6 +944,7 @@ export class MemoryEngine implements MemoryApi {
    * near-dedup check each would have had at write time.
    */
   #scheduleBackfill(): void {
+    if (this.#closed || this.#disposed) return
     if (this.#backfilling || !this.#embedder || this.#embedder.state !== 'ready') return
     this.#backfilling = this.#runBackfill().finally(() => {
       this.#backfilling = null
@@ -717,7 +956,7 @@ export class MemoryEngine implements MemoryApi {
     const { backfillBatch } = await import('./backfill.ts')
     let done = 0
     for (;;) {
-      if (this.#closed) return
+      if (this.#closed || this.#disposed) return
       const pending = [...this.#indexes.catalogue.keys()].filter(
         (id) => !this.#indexes.vectors?.has(id),
       )
@@ -737,7 +976,11 @@ export class MemoryEngine implements MemoryApi {
           ),
         )
         .catch(() => null)
-      if (!progressed) return
+      if (!progressed) {
+        this.#retryBackfill()
+        return
+      }
+      this.#backfillDelay = 0
       this.#advance(progressed.seqs)
       done += batch.length
       this.#emit({ type: 'backfill', done, total: done + pending.length - batch.length })
@@ -747,6 +990,19 @@ export class MemoryEngine implements MemoryApi {
       const current = await this.#db.vectors.where('model').equals(this.#embedder!.model).count()
       this.#staleVectors = total - current
     }
+  }
+
+  /**
+   * A failed backfill batch (a storage fault, the model erroring) is tried again later, backing
+   * off from 0.5 s to a minute, so one failure does not leave memories unembedded all session.
+   */
+  #retryBackfill(): void {
+    if (this.#closed || this.#disposed || this.#backfillTimer) return
+    this.#backfillDelay = Math.min(Math.max(this.#backfillDelay * 2, 500), 60_000)
+    this.#backfillTimer = setTimeout(() => {
+      this.#backfillTimer = undefined
+      this.#scheduleBackfill()
+    }, this.#backfillDelay)
   }
 
   #track(promise: Promise<unknown>): void {
@@ -760,10 +1016,12 @@ export class MemoryEngine implements MemoryApi {
     result: RecallResult,
     at: number,
   ): void {
+    // A function (the select hook) cannot be stored in IndexedDB.
+    const { select: _select, ...loggable } = options ?? {}
     const entry: RecallLogEntry = {
       at,
       query,
-      options: { ...options },
+      options: loggable,
       hits: result.hits.map((h) => ({
         id: h.id,
         rank: h.rank,

@@ -81,13 +81,28 @@ export function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`
 }
 
-/** Applies the poison policy: throws on reject, returns the rule codes to store on flag. */
-export function screen(text: string, policy: PoisonPolicy): string[] {
+/**
+ * Everything of a memory that recall hands back as words an LLM will read: the text, aliases
+ * and tags (a 64-character tag holds "ignore previous instructions" easily). `meta` is the
+ * host's structured data and is not screened.
+ */
+export function screenedText(memory: { text: string; aliases: string[]; tags: string[] }): string {
+  return [memory.text, ...memory.aliases, ...memory.tags].join('\n')
+}
+
+/**
+ * Applies the poison policy: throws on reject, returns the rule codes to store on flag.
+ * `where` names the write in the error (`items[3]`, `patch`).
+ */
+export function screen(text: string, policy: PoisonPolicy, where = ''): string[] {
   if (policy === 'off') return []
   const findings = screenText(text)
   if (findings.length === 0) return []
   const rules = [...new Set(findings.map((f) => f.rule))]
-  if (policy === 'reject') throw new RejectedMemoryError(rules)
+  if (policy === 'reject') {
+    const message = `text matched the memory-poisoning screen: ${rules.join(', ')}`
+    throw new RejectedMemoryError(rules, where ? `${where}: ${message}` : message)
+  }
   return rules
 }
 
@@ -120,21 +135,23 @@ export function prepareWrite(
     o.aliases === undefined
       ? []
       : validateAliases(o.aliases, `${prefix}aliases`, limits.maxAliases, limits.maxAliasLength)
+  const tags =
+    o.tags === undefined
+      ? []
+      : validateTags(o.tags, `${prefix}tags`, limits.maxTags, limits.maxTagLength)
   const prepared: PreparedWrite = {
     text: clean,
     key: dedupKey(clean),
     namespace: optionalString(o.namespace, `${prefix}namespace`, DEFAULT_NAMESPACE),
     type: optionalString(o.type, `${prefix}type`, DEFAULT_TYPE),
-    tags:
-      o.tags === undefined
-        ? []
-        : validateTags(o.tags, `${prefix}tags`, limits.maxTags, limits.maxTagLength),
+    tags,
     aliases,
     source: optionalString(o.source, `${prefix}source`, DEFAULT_SOURCE),
     trust,
     confidence,
-    flags: screen([clean, ...aliases].join('\n'), poison),
+    flags: [],
   }
+  prepared.flags = screen(screenedText(prepared), poison, prefix.replace(/\.$/, ''))
   const expiresAt = optionalTime(o.expiresAt, `${prefix}expiresAt`)
   if (expiresAt !== undefined) prepared.expiresAt = expiresAt
   const meta = optionalMeta(o.meta, `${prefix}meta`)

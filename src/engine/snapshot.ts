@@ -5,8 +5,8 @@ import type { EngramDatabase, SnapshotRow } from '../storage/index.ts'
 import { IndexSet } from './index-set.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 
-/** Bump when the shape of `SnapshotData` changes. */
-export const SNAPSHOT_VERSION = 1
+/** Bump when the shape of `SnapshotData` changes. 2: namespace+type groups and a digest. */
+export const SNAPSHOT_VERSION = 2
 const SNAPSHOT_NAME = 'indexes'
 
 /**
@@ -19,6 +19,10 @@ const ANALYZER_PROBE =
 interface SnapshotData {
   keyword: AsPlainObject
   vector: VectorIndexSnapshot | null
+  /** The namespace+type numbering the vector rows were filed under. */
+  groups: [string, number][]
+  /** {@link digestOf} at save time: a truncated or damaged image no longer matches it. */
+  digest: string
 }
 
 /** Everything that changes what the indexes contain, hashed. */
@@ -44,15 +48,45 @@ export interface SnapshotStamp {
   now: number
 }
 
+/**
+ * Counts that any truncation changes: documents, terms, postings, vector rows and their arrays.
+ * Cheaper than hashing every byte and enough to catch an image cut short or stitched together;
+ * it walks the postings once, which loading does anyway.
+ */
+function digestOf(data: Omit<SnapshotData, 'digest'>): string {
+  const { keyword, vector, groups } = data
+  let postings = 0
+  for (const [, fields] of keyword.index) {
+    for (const entry of Object.values(fields)) postings += Object.keys(entry).length
+  }
+  const parts = [
+    keyword.documentCount,
+    Object.keys(keyword.documentIds).length,
+    Object.keys(keyword.fieldLength).length,
+    keyword.index.length,
+    postings,
+    groups.length,
+    vector ? vector.ids.length : -1,
+    vector ? vector.codes.length : -1,
+    vector ? vector.scales.length : -1,
+    vector ? vector.signs.length : -1,
+    vector ? vector.groups.length : -1,
+    vector?.vectors ? vector.vectors.length : -1,
+  ]
+  return parts.join(':')
+}
+
 export async function saveSnapshot(
   db: EngramDatabase,
   indexes: IndexSet,
   stamp: SnapshotStamp,
 ): Promise<void> {
-  const data: SnapshotData = {
+  const image = {
     keyword: indexes.keyword.toJS(),
     vector: indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null,
+    groups: indexes.groupEntries(),
   }
+  const data: SnapshotData = { ...image, digest: digestOf(image) }
   const row: SnapshotRow = {
     name: SNAPSHOT_NAME,
     version: SNAPSHOT_VERSION,
@@ -71,7 +105,8 @@ export type SnapshotRejection = 'missing' | 'version' | 'options' | 'model' | 'c
 
 /**
  * Loads the saved indexes if they were built with the same options and model; otherwise says
- * why not. A snapshot that throws while loading counts as corrupt and is deleted.
+ * why not. A snapshot that does not match its digest, or throws while loading, counts as corrupt
+ * and is deleted. The caller still checks the loaded indexes against the tables.
  */
 export async function loadSnapshot(
   db: EngramDatabase,
@@ -86,9 +121,13 @@ export async function loadSnapshot(
   if (row.model !== expected.model && data?.vector) return { rejected: 'model' }
   try {
     if (!data || typeof data !== 'object' || !data.keyword) throw new Error('no keyword index')
+    if (!Array.isArray(data.groups) || data.digest !== digestOf(data)) {
+      throw new Error('digest mismatch')
+    }
     const keyword = new KeywordIndex(keywordOptions, data.keyword)
     const vectors = data.vector ? VectorIndex.deserialize(data.vector) : null
-    return { indexes: new IndexSet(keyword, vectors), row }
+    if (row.count !== keyword.size) throw new Error('count mismatch')
+    return { indexes: new IndexSet(keyword, vectors, data.groups), row }
   } catch {
     await db.snapshots.delete(SNAPSHOT_NAME)
     return { rejected: 'corrupt' }

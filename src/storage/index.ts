@@ -1,4 +1,4 @@
 export type { DatabaseEnvironment } from './database.ts'
 export { EngramDatabase, SCHEMA_VERSION } from './database.ts'
-export { mapStorageError } from './map-error.ts'
+export { isConstraintError, mapStorageError } from './map-error.ts'
 export type { ChangeRow, MemoryRow, MetaRow, SnapshotRow, VectorRow } from './rows.ts'

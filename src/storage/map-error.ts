@@ -20,3 +20,19 @@ export function mapStorageError(error: unknown): EngramError {
   const message = error instanceof Error ? error.message : String(error)
   return new StorageError(message, { cause: error })
 }
+
+/**
+ * Whether a write failed on a unique key (`ConstraintError`), directly or inside Dexie's
+ * `BulkError`: the sign that another writer stored the same memory first.
+ */
+export function isConstraintError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const { name, failures } = e as { name?: string; failures?: unknown }
+    if (name === 'ConstraintError') return true
+    if (name === 'BulkError' && Array.isArray(failures)) {
+      return failures.some((f) => (f as { name?: string } | undefined)?.name === 'ConstraintError')
+    }
+    e = (e as { inner?: unknown; cause?: unknown }).inner ?? (e as { cause?: unknown }).cause
+  }
+  return false
+}

@@ -1,0 +1,70 @@
+import type { Memory, VerifyReport } from '../core/types.ts'
+import type { VectorRow } from '../storage/index.ts'
+import type { IndexSet } from './index-set.ts'
+
+/** The fields the indexes and recall filters read: a catalogue row must match its table row. */
+function indexedFields(m: Memory): string {
+  return JSON.stringify([
+    m.namespace,
+    m.type,
+    m.text,
+    m.aliases,
+    m.tags,
+    m.trust,
+    m.flags,
+    m.expiresAt ?? null,
+  ])
+}
+
+/**
+ * Compares the derived indexes with the `memories` and `vectors` rows read in one transaction.
+ * A catalogue row that differs from its table row in an indexed field is reported as missing
+ * from the keyword index (its current version is). Vectors of another model are expected to be
+ * absent from the vector index; a vector whose memory is gone is an orphan.
+ *
+ * @example
+ * compareIndexes(indexes, memories, vectors, 'Xenova/bge-small-en-v1.5').ok
+ * // => true
+ */
+export function compareIndexes(
+  indexes: IndexSet,
+  memories: Memory[],
+  vectorRows: VectorRow[],
+  model: string | undefined,
+): VerifyReport {
+  const { catalogue, keyword } = indexes
+  const memorySet = new Set(memories.map((m) => m.id))
+  const currentVectorIds = new Set(vectorRows.filter((v) => v.model === model).map((v) => v.id))
+  const keywordIds = new Set(keyword.ids())
+  const vectorIds = new Set(indexes.vectors?.ids() ?? [])
+  const stale = memories.filter((m) => {
+    const held = catalogue.get(m.id)
+    return held !== undefined && indexedFields(held) !== indexedFields(m)
+  })
+  const report: VerifyReport = {
+    ok: false,
+    memories: memorySet.size,
+    vectors: vectorRows.length,
+    keywordEntries: keywordIds.size,
+    vectorEntries: vectorIds.size,
+    missingFromKeyword: [
+      ...memories.filter((m) => !keywordIds.has(m.id) || !catalogue.has(m.id)).map((m) => m.id),
+      ...stale.map((m) => m.id),
+    ],
+    extraInKeyword: [...new Set([...keywordIds, ...catalogue.keys()])].filter(
+      (id) => !memorySet.has(id),
+    ),
+    missingFromVectors: [...currentVectorIds].filter(
+      (id) => memorySet.has(id) && !vectorIds.has(id),
+    ),
+    extraInVectors: [...vectorIds].filter((id) => !currentVectorIds.has(id)),
+    orphanVectors: vectorRows.filter((v) => !memorySet.has(v.id)).map((v) => v.id),
+  }
+  report.ok =
+    report.missingFromKeyword.length === 0 &&
+    report.extraInKeyword.length === 0 &&
+    report.missingFromVectors.length === 0 &&
+    report.extraInVectors.length === 0 &&
+    report.orphanVectors.length === 0
+  return report
+}
