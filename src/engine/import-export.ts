@@ -5,7 +5,13 @@ import {
   RejectedMemoryError,
 } from '../core/errors.ts'
 import type { LimitOptions } from '../core/options.ts'
-import type { ExportOptions, ImportOptions, Memory, RememberOptions } from '../core/types.ts'
+import type {
+  ExportOptions,
+  ImportOptions,
+  Memory,
+  RememberOptions,
+  TrustLevel,
+} from '../core/types.ts'
 import type { EngramDatabase } from '../storage/index.ts'
 import { describe, type PreparedWrite, prepareWrite } from './prepare.ts'
 
@@ -72,11 +78,25 @@ export async function exportJsonl(
 /** Largest `batchSize` an import accepts. */
 const MAX_IMPORT_BATCH = 10_000
 
+/** Trust levels, most trusted first: a lower rank claims more. */
+const TRUST_RANK: Record<TrustLevel, number> = { trusted: 0, unverified: 1, untrusted: 2 }
+
+/** The most trust an imported line may claim when the caller does not say. */
+const DEFAULT_IMPORT_TRUST: TrustLevel = 'unverified'
+
+const isTrustLevel = (value: unknown): value is TrustLevel =>
+  typeof value === 'string' && Object.hasOwn(TRUST_RANK, value)
+
+/** The less trusted of `claim` and `max`. An unknown level is left for prepareWrite to reject. */
+function capTrust(claim: TrustLevel, max: TrustLevel): TrustLevel {
+  return isTrustLevel(claim) && TRUST_RANK[claim] < TRUST_RANK[max] ? max : claim
+}
+
 /**
  * Checks `importMemories` options; returns the batch size to use.
  *
  * @throws InvalidInputError `BAD_OPTION`: not an object, `batchSize` not an integer 1..10000
- *   (0 would never advance), `defaults` not an object.
+ *   (0 would never advance), `defaults` not an object, `trust` not a trust level.
  */
 export function checkImportOptions(options: unknown, fallback: number): number {
   if (options === undefined) return fallback
@@ -87,7 +107,7 @@ export function checkImportOptions(options: unknown, fallback: number): number {
       `expected an object, got ${describe(options)}`,
     )
   }
-  const { batchSize, defaults } = options as ImportOptions
+  const { batchSize, defaults, trust } = options as ImportOptions
   if (
     batchSize !== undefined &&
     (typeof batchSize !== 'number' ||
@@ -108,21 +128,35 @@ export function checkImportOptions(options: unknown, fallback: number): number {
       `expected an object, got ${describe(defaults)}`,
     )
   }
+  if (trust !== undefined && !isTrustLevel(trust)) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'trust',
+      `expected one of ${Object.keys(TRUST_RANK).join(', ')}, got ${describe(trust)}`,
+    )
+  }
   return batchSize ?? fallback
 }
 
 /**
  * Parses and validates a whole JSONL import before anything is written, so a bad line costs
  * nothing. Accepts Engram exports and plain `{"text": ...}` lines; vectors are kept only when
- * the header names `model`.
+ * the header names `model`. A line's own `trust` is capped at `options.trust` (default
+ * `'unverified'`); `options.defaults` fill in what a line leaves out.
+ *
+ * @example
+ * parseJsonl('{"text":"Ship it","trust":"trusted"}', undefined, limits, null)[0].trust
+ * // => 'unverified'
  */
 export function parseJsonl(
   jsonl: string,
-  defaults: RememberOptions | undefined,
+  options: Pick<ImportOptions, 'defaults' | 'trust'> | undefined,
   limits: LimitOptions,
   model: string | null,
 ): PreparedWrite[] {
   if (typeof jsonl !== 'string') throw new ImportFormatError(0, 'expected JSONL text')
+  const defaults = options?.defaults
+  const maxTrust = options?.trust ?? DEFAULT_IMPORT_TRUST
   const items: PreparedWrite[] = []
   let vectorsUsable = false
   const lines = jsonl.split(/\r?\n/)
@@ -147,7 +181,7 @@ export function parseJsonl(
       vectorsUsable = model !== null && record.model === model
       return
     }
-    items.push(toPrepared(record, lineNo, defaults, limits, vectorsUsable))
+    items.push(toPrepared(record, lineNo, defaults, maxTrust, limits, vectorsUsable))
   })
   return items
 }
@@ -156,6 +190,7 @@ function toPrepared(
   record: Record<string, unknown>,
   lineNo: number,
   defaults: RememberOptions | undefined,
+  maxTrust: TrustLevel,
   limits: LimitOptions,
   vectorsUsable: boolean,
 ): PreparedWrite {
@@ -163,10 +198,15 @@ function toPrepared(
     const { text, id, createdAt, vector, ...fields } = record
     // The poison policy is the caller's (`defaults.poison`), never the file's: a hostile line
     // must not be able to switch the screen off for itself.
+    const claimed = pick(fields)
+    // Likewise trust: a line vouching for itself would let any file plant 'trusted' memories.
+    // `defaults.trust` is the caller's word and stands; the built-in default is capped too.
+    if (claimed.trust !== undefined) claimed.trust = capTrust(claimed.trust, maxTrust)
+    else if (defaults?.trust === undefined) claimed.trust = capTrust('unverified', maxTrust)
     const options = {
       source: 'import',
       ...defaults,
-      ...pick(fields),
+      ...claimed,
       poison: defaults?.poison ?? ('flag' as const),
     }
     const prepared = prepareWrite(text, options, limits)

@@ -1,6 +1,9 @@
 import type { Memory, VerifyReport } from '../core/types.ts'
 import type { VectorRow } from '../storage/index.ts'
+import type { EngineContext } from './engine-context.ts'
 import type { IndexSet } from './index-set.ts'
+import { applyChanges, rebuild } from './index-sync.ts'
+import { locked } from './lifecycle.ts'
 
 /** The fields the indexes and recall filters read: a catalogue row must match its table row. */
 function indexedFields(m: Memory): string {
@@ -67,4 +70,42 @@ export function compareIndexes(
     report.extraInVectors.length === 0 &&
     report.orphanVectors.length === 0
   return report
+}
+
+/**
+ * Checks that the indexes agree with the tables. Runs under the write lock, and reads the
+ * tables in one transaction together with the change log past `lastSeq`, which it applies from
+ * the rows it read: the check sees one consistent moment even while a writer outside the lock
+ * (a tab without Web Locks) keeps committing.
+ */
+export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
+  const { db } = ctx
+  return ctx.queue.run(() =>
+    locked(ctx, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const read = await db.transaction('r', db.memories, db.vectors, db.changes, async () => {
+          const changes = await db.changes.where('seq').above(ctx.lastSeq).toArray()
+          const oldest = await db.changes.orderBy('seq').first()
+          const [memories, vectors] = await Promise.all([
+            db.memories.toArray(),
+            db.vectors.toArray(),
+          ])
+          return { changes, oldest, memories, vectors }
+        })
+        const { changes, oldest, memories, vectors } = read
+        const pruned = changes.length > 0 && oldest && oldest.seq! > ctx.lastSeq + 1
+        if (pruned && attempt < 3) {
+          await rebuild(ctx) // the log no longer reaches back to this engine: read again
+          continue
+        }
+        applyChanges(
+          ctx,
+          changes,
+          new Map(memories.map((m) => [m.id, m])),
+          new Map(vectors.map((v) => [v.id, v])),
+        )
+        return compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model)
+      }
+    }),
+  )
 }

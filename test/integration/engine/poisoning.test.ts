@@ -229,3 +229,50 @@ describe('poisoning details', () => {
     expect(hits.map((h) => h.id)).not.toContain(flagged.id)
   })
 })
+
+describe('import trust cap', () => {
+  const line = (text: string, trust?: string) => JSON.stringify(trust ? { text, trust } : { text })
+  const trustOf = async (e: MemoryEngine, text: string) =>
+    (await stored(e)).find((m) => m.text === text)?.trust
+
+  it('stores a line claiming trusted as unverified by default', async () => {
+    const e = await engine()
+    await e.importMemories(line(CLEAN, 'trusted'))
+    expect(await trustOf(e, CLEAN)).toBe('unverified')
+  })
+
+  it("keeps a line's trusted claim when the caller allows trust: 'trusted'", async () => {
+    const e = await engine()
+    await e.importMemories(line(CLEAN, 'trusted'), { trust: 'trusted' })
+    expect(await trustOf(e, CLEAN)).toBe('trusted')
+  })
+
+  it('keeps a line claiming untrusted as untrusted under any cap', async () => {
+    for (const trust of [undefined, 'trusted', 'unverified'] as const) {
+      const e = await engine()
+      await e.importMemories(line(CLEAN, 'untrusted'), trust ? { trust } : {})
+      expect(await trustOf(e, CLEAN)).toBe('untrusted')
+    }
+  })
+
+  it("lowers lines that claim more or say nothing to trust: 'untrusted', but not defaults.trust", async () => {
+    const e = await engine()
+    const texts = ['The cat is fed at seven', 'The bins go out on Thursday', 'Rent is due monthly']
+    await e.importMemories([line(texts[0]!, 'trusted'), line(texts[1]!)].join('\n'), {
+      trust: 'untrusted',
+    })
+    await e.importMemories(line(texts[2]!), { trust: 'untrusted', defaults: { trust: 'trusted' } })
+    expect(await trustOf(e, texts[0]!)).toBe('untrusted')
+    expect(await trustOf(e, texts[1]!)).toBe('untrusted')
+    expect(await trustOf(e, texts[2]!)).toBe('trusted')
+  })
+
+  it('rejects an unknown trust cap with BAD_OPTION', async () => {
+    const e = await engine()
+    await expect(e.importMemories(line(CLEAN), { trust: 'root' as never })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      field: 'trust',
+    })
+    expect(await stored(e)).toEqual([])
+  })
+})
