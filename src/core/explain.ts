@@ -32,8 +32,10 @@ export interface ExplainInput {
   lists: Evidence
   /** Cosine to the query; falls back to the vector list's score. */
   cosine?: number
-  /** RRF score before boosts. */
+  /** Fused score before boosts. */
   fused: number
+  /** How `fused` was computed: RRF or the score fusion; names it in the line. @default 'rrf' */
+  method?: 'rrf' | 'score'
   boosts: readonly Boost[]
   /** 1-based final rank. */
   rank: number
@@ -41,9 +43,11 @@ export interface ExplainInput {
 
 /**
  * One line saying why a hit ranked where it did: each list's evidence joined by ` + ` (keyword as
- * `matched [terms] (bm25 S #R)`, or `keyword (bm25 S #R)` when no term is known; `semantic C (#R)`;
- * `alias (#R)`; `tag (#R)`), then the fused RRF score, the boosts, and the final rank. BM25 and
- * cosine show 2 decimals, the RRF score 4 (exponent form below 0.0001), factors up to 2.
+ * `matched [terms] (bm25 S #R)`, or `keyword (bm25 S #R)` when no term is known; `semantic C (#R)`,
+ * or `cosine C (unranked)` for a cosine computed outside the vector list's cut; `alias (#R)`;
+ * `tag (#R)`), then the fused score (`rrf` or, for the score fusion, `fused`), the boosts, and
+ * the final rank. BM25 and cosine show 2 decimals, the fused score 4 (exponent form below
+ * 0.0001), factors up to 2.
  *
  * @example
  * explainHit({
@@ -64,13 +68,15 @@ export function explainHit(input: ExplainInput): string {
     )
   }
   if (vector) parts.push(`semantic ${(input.cosine ?? vector.score).toFixed(2)} (#${vector.rank})`)
+  else if (input.cosine !== undefined) parts.push(`cosine ${input.cosine.toFixed(2)} (unranked)`)
   if (alias) parts.push(`alias (#${alias.rank})`)
   if (tag) parts.push(`tag (#${tag.rank})`)
   const boosts =
     input.boosts.length > 0
       ? `boosts: ${input.boosts.map((b) => `${b.name} x${formatFactor(b.factor)}`).join(', ')}`
       : 'no boosts'
-  return `${parts.join(' + ')} -> rrf ${formatFused(input.fused)}; ${boosts} -> #${input.rank}`
+  const label = input.method === 'score' ? 'fused' : 'rrf'
+  return `${parts.join(' + ')} -> ${label} ${formatFused(input.fused)}; ${boosts} -> #${input.rank}`
 }
 
 function formatFused(fused: number): string {

@@ -5,6 +5,12 @@ import type { ListEvidence, ListName } from './types'
 export interface RankedItem {
   id: string
   score: number
+  /**
+   * For {@link combine}: only items of one list with the same group can be near-ties (recall
+   * groups keyword hits by the query terms they matched, so a length-normalisation wobble is a
+   * tie but a different matched term is not). @default one group for the whole list
+   */
+  tieGroup?: string
 }
 
 /**
@@ -230,4 +236,181 @@ function compareAccumulators(a: Accumulator, b: Accumulator): number {
   if (a.bestRank !== b.bestRank) return a.bestRank - b.bestRank
   if (a.agreement !== b.agreement) return b.agreement - a.agreement
   return a.candidate.id < b.candidate.id ? -1 : a.candidate.id > b.candidate.id ? 1 : 0
+}
+
+/** Options for {@link combine}. */
+export interface CombineOptions {
+  /**
+   * The least score each list can give: a list's scores are mapped onto `[0, 1]` by
+   * `(score - floor) / (top - floor)`, with `top` the best score the list returned for this
+   * query. Theoretical floors rather than the lowest score seen, so a list whose candidates all
+   * score alike (a weak embedder's cosines, say) spreads them over a sliver near 1 instead of
+   * over the whole range, and has little say in the order. @default DEFAULT_SCORE_FLOORS
+   */
+  floors?: Partial<Record<ListName, number>>
+  /**
+   * Lists whose scores are already on `[0, 1]` (alias and tag hits scored by how selective the
+   * name is); they are not rescaled by their top. @default ['alias', 'tag']
+   */
+  absolute?: readonly ListName[]
+  /**
+   * Each list's share of the combination, multiplied by the list's `weight` (the caller's knob,
+   * 1 by default). @default DEFAULT_SCORE_SHARES
+   */
+  shares?: Partial<Record<ListName, number>>
+  /**
+   * Scores of one list closer than this, relative to the larger, are ones the list cannot tell
+   * apart: each score is replaced by the mean of the scores within epsilon of it before
+   * normalising, so BM25's length-normalisation wobble over templated facts leaves the decision
+   * to the other lists. A number for every list or a record per list; range `[0, 1)`.
+   * @default DEFAULT_TIE_EPSILON (keyword 0.1, others 0), as in {@link fuse}
+   */
+  tieEpsilon?: number | Partial<Record<ListName, number>>
+  /**
+   * The raw score a list would give a candidate it did not return, or undefined for none (the
+   * candidate then gets 0 from that list). Recall passes exact cosines for keyword-only
+   * candidates, so the vector evidence of every candidate is weighed, not just of those that
+   * made the vector list's cut. @default none
+   */
+  outside?: Partial<Record<ListName, (id: string) => number | undefined>>
+}
+
+/**
+ * Shares of {@link CombineOptions.shares}. The vector list's 0.4 (a semantic share of
+ * 0.4 / 1.4 ≈ 0.29 against BM25) was set on the dev sets of `npm run eval` (docs/quality.md):
+ * with the n-gram test embedder, whose cosines add little to BM25's evidence, hybrid then
+ * matches or beats keyword-only on hit@5 and MRR on every set, and equal shares do not. A
+ * stronger model earns more: `weights.vector` multiplies it per recall (2.5 for equal shares).
+ */
+export const DEFAULT_SCORE_SHARES: Readonly<Record<ListName, number>> = Object.freeze({
+  keyword: 1,
+  vector: 0.4,
+  alias: 1,
+  tag: 1,
+})
+
+/**
+ * Floors of {@link CombineOptions.floors}: BM25 is never below 0; a cosine of unit vectors never
+ * below -1; alias and tag scores are on [0, 1] already.
+ */
+export const DEFAULT_SCORE_FLOORS: Readonly<Record<ListName, number>> = Object.freeze({
+  keyword: 0,
+  vector: -1,
+  alias: 0,
+  tag: 0,
+})
+
+/**
+ * Score fusion: a convex combination of each list's normalised scores (Bruch et al., "An
+ * Analysis of Fusion Functions for Hybrid Retrieval", 2023: theoretical-min/observed-max
+ * normalisation, "TM2C2"): fused = Σ weight × share × (score − floor) / (top − floor) over the
+ * lists, with near-ties smoothed first ({@link CombineOptions.tieEpsilon}) and a candidate a list
+ * did not return scored by {@link CombineOptions.outside} (else 0).
+ *
+ * Unlike RRF it listens to how sure each list is: near-tied BM25 scores (templated facts) leave
+ * the decision to the vector list, a clear BM25 winner keeps its lead, and a list that scores its
+ * candidates alike, like a weak embedder, hardly reorders the others. Like RRF, no list can add
+ * more than its weight × share. Ties are broken as in {@link fuse}; `fusionRanks` holds list
+ * positions.
+ *
+ * @example
+ * combine([
+ *   { name: 'keyword', items: [{ id: 'a', score: 9 }, { id: 'b', score: 4 }] },
+ *   { name: 'vector', items: [{ id: 'b', score: 0.8 }, { id: 'a', score: 0.6 }] },
+ * ]).map((c) => [c.id, c.fused.toFixed(3)])
+ * // => [['a', '1.356'], ['b', '0.844']]
+ */
+export function combine(
+  lists: readonly RankedList[],
+  options: CombineOptions = {},
+): FusedCandidate[] {
+  const floors = { ...DEFAULT_SCORE_FLOORS, ...options.floors }
+  const shares = { ...DEFAULT_SCORE_SHARES, ...options.shares }
+  const absolute = options.absolute ?? ['alias', 'tag']
+  const seen = new Set<ListName>()
+  const byId = new Map<string, Accumulator>()
+  const active: { name: ListName; share: number; floor: number; span: number }[] = []
+  for (const list of lists) {
+    if (seen.has(list.name)) {
+      throw new InvalidInputError('BAD_OPTION', 'lists', `list ${list.name} given twice`)
+    }
+    seen.add(list.name)
+    const weight = list.weight ?? 1
+    if (!Number.isFinite(weight) || weight < 0) {
+      throw new InvalidInputError(
+        'BAD_OPTION',
+        `weights.${list.name}`,
+        `expected a finite number >= 0, got ${weight}`,
+      )
+    }
+    if (weight === 0 || shares[list.name] === 0) continue
+    const items = uniqueItems(list)
+    if (items.length === 0) continue
+    const share = weight * shares[list.name]
+    const scores = smoothTies(items, tieEpsilonFor(list.name, options.tieEpsilon))
+    const floor = floors[list.name]
+    const top = absolute.includes(list.name) ? 1 : Math.max(...scores)
+    const span = top - floor
+    active.push({ name: list.name, share, floor, span })
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as RankedItem
+      const normal = span > 0 ? clamp01(((scores[i] as number) - floor) / span) : 1
+      let acc = byId.get(item.id)
+      if (!acc) {
+        acc = {
+          candidate: { id: item.id, fused: 0, lists: {}, fusionRanks: {} },
+          listCount: 0,
+          bestRank: Number.POSITIVE_INFINITY,
+          agreement: 0,
+        }
+        byId.set(item.id, acc)
+      }
+      acc.candidate.fused += share * normal
+      acc.candidate.lists[list.name] = { rank: i + 1, score: item.score }
+      acc.candidate.fusionRanks[list.name] = i + 1
+      acc.listCount++
+      acc.bestRank = Math.min(acc.bestRank, i + 1)
+      acc.agreement += share * normal
+    }
+  }
+  for (const { name, share, floor, span } of active) {
+    const outside = options.outside?.[name]
+    if (!outside) continue
+    for (const acc of byId.values()) {
+      if (acc.candidate.lists[name] !== undefined) continue
+      const score = outside(acc.candidate.id)
+      if (score !== undefined && span > 0)
+        acc.candidate.fused += share * clamp01((score - floor) / span)
+    }
+  }
+  return [...byId.values()].sort(compareAccumulators).map((acc) => acc.candidate)
+}
+
+/**
+ * Each item's score replaced by the mean of the scores of its group (see
+ * {@link RankedItem.tieGroup}) within `epsilon` of it, relative to the larger; scores farther
+ * apart, or of other groups, are untouched, so a list keeps every preference it is sure of.
+ *
+ * @example
+ * smoothTies(items(['a', 4.2], ['b', 4.1], ['c', 4.0], ['d', 2]), 0.1) // => [4.1, 4.1, 4.1, 2]
+ */
+export function smoothTies(items: readonly RankedItem[], epsilon: number): number[] {
+  if (epsilon <= 0) return items.map((item) => item.score)
+  return items.map((a) => {
+    let sum = 0
+    let n = 0
+    for (const b of items) {
+      if (a.tieGroup !== b.tieGroup) continue
+      const gap = Math.abs(a.score - b.score)
+      if (gap <= epsilon * Math.max(Math.abs(a.score), Math.abs(b.score))) {
+        sum += b.score
+        n++
+      }
+    }
+    return sum / n
+  })
+}
+
+function clamp01(x: number): number {
+  return Math.min(1, Math.max(0, x))
 }

@@ -48,6 +48,16 @@ export interface RetrievalOptions {
   /** Cosine at or above which a write is a near duplicate of an existing memory. @default 0.97 */
   nearDuplicate: number
   boosts: BoostOptions
+  /**
+   * How the lists are merged. `'score'`: a weighted convex combination of each list's
+   * normalised scores, which listens to how sure each list is (near-tied BM25 scores leave the
+   * call to the vector list); `'rrf'`: weighted reciprocal rank fusion, Σ weight / (rrfK + rank),
+   * with near-tied ranks shared. See docs/quality.md for the measurements behind the default.
+   * @default 'score'
+   */
+  fusion?: 'score' | 'rrf'
+  /** Relative gap under which two scores of one list count as tied. @default per list (keyword 0.1) */
+  tieEpsilon?: number
 }
 
 export const DEFAULT_BOOSTS: Readonly<BoostOptions> = Object.freeze({
@@ -91,3 +101,19 @@ export const DEFAULT_WRITE_BATCH = 500
 export const DEFAULT_SNAPSHOT_EVERY = 1000
 
 export const DAY_MS = 86_400_000
+
+/** Limits of the optional `select` hook of recall (`RecallOptions.selectOptions`). */
+export interface SelectOptions {
+  /** Fused hits shown to the hook, best first; 1..100. @default 12 */
+  candidates: number
+  /** Most ids the hook's answer may keep; 1..100. Recall returns at most `min(k, keep)`. @default 3 */
+  keep: number
+  /** Milliseconds to wait for the hook before the fused ranking stands; 1..600000. @default 5000 */
+  timeoutMs: number
+}
+
+export const DEFAULT_SELECT: Readonly<SelectOptions> = Object.freeze({
+  candidates: 12,
+  keep: 3,
+  timeoutMs: 5000,
+})

@@ -132,6 +132,34 @@ export function processTerm(term: string): string | null {
   return ASCII_WORD.test(lower) ? stem(lower) : lower
 }
 
+/** Which parts of {@link processTerm} apply; both on by default. */
+export interface TermOptions {
+  /** Porter-stem plain English words. @default true */
+  stemming?: boolean
+  /** Drop {@link STOP_WORDS} (acronyms excepted). @default true */
+  stopWords?: boolean
+}
+
+/**
+ * {@link processTerm} with stemming and/or stop-word removal switched off, for evaluation and
+ * for corpora where they hurt. With both on it is `processTerm` itself.
+ *
+ * @example
+ * ['Running', 'the'].map(termProcessor({ stemming: false, stopWords: false }))
+ * // => ['running', 'the']
+ */
+export function termProcessor(options: TermOptions = {}): (term: string) => string | null {
+  const { stemming = true, stopWords = true } = options
+  if (stemming && stopWords) return processTerm
+  return (term) => {
+    const lower = term.toLowerCase()
+    if (!LETTERS.test(lower)) return lower
+    if (stopWords && STOP_WORDS.has(lower) && !isAcronym(term, lower)) return null
+    if (lower.length === 1 && LATIN_LETTER.test(lower)) return null
+    return stemming && ASCII_WORD.test(lower) ? stem(lower) : lower
+  }
+}
+
 // Stemming is most of the cost of analysis and a vocabulary is small, so stems are memoised;
 // the cache is dropped whole when full rather than tracked for recency.
 const STEM_CACHE_SIZE = 50_000

@@ -177,9 +177,9 @@ export interface RecallHit {
   memory: Memory
   /** 1-based final rank. */
   rank: number
-  /** Final score: fused RRF score times boosts. */
+  /** Final score: the fused score times boosts. */
   score: number
-  /** RRF score before boosts. */
+  /** The fused score (score fusion or RRF, per `RetrievalOptions.fusion`) before boosts. */
   fused: number
   via: Via
   /** Each list that found this memory. */
@@ -191,7 +191,7 @@ export interface RecallHit {
   boosts: Boost[]
   /** `true` when the memory was stored flagged by the poison screen. */
   flagged: boolean
-  /** One line, e.g. `matched [deploy, script] (bm25 #2) + semantic 0.81 (#1) -> rrf 0.0325; boosts: recency x1.2 -> #1`. Empty when `explain: false`. */
+  /** One line, e.g. `matched [deploy, script] (bm25 #2) + semantic 0.81 (#1) -> fused 0.84; boosts: recency x1.2 -> #1`. Empty when `explain: false`. */
   explanation: string
 }
 

@@ -1,5 +1,5 @@
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch'
-import { processTerm, tokenize, tokenizeQuery } from '../core/tokenize.ts'
+import { termProcessor, tokenize, tokenizeQuery } from '../core/tokenize.ts'
 import type { Memory } from '../core/types.ts'
 
 /** Tuning of the BM25 leg. Changing any field changes the options hash: snapshots rebuild. */
@@ -12,6 +12,18 @@ export interface KeywordIndexOptions {
   fuzzyMinLength: number
   /** BM25 parameters. @default k 1.2, b 0.7, d 0.5 (MiniSearch's BM25+ defaults) */
   bm25: { k: number; b: number; d: number }
+  /** Porter-stem plain English words on both sides. @default true */
+  stemming: boolean
+  /** Drop English function words (`STOP_WORDS`) on both sides. @default true */
+  stopWords: boolean
+  /**
+   * Second pass over the BM25 hits: a hit's score is multiplied by `1 + phraseBoost × share`,
+   * where `share` is the fraction of the query's adjacent term pairs that stand side by side in
+   * the memory too. The keyword list's score (`bm25` in explanations) includes this factor.
+   * 0 turns it off; 0.25..1 is sensible. @default 0.5
+   * @example phrase pairs of "lgbtq support group": [lgbtq support], [support group]
+   */
+  phraseBoost: number
 }
 
 export const DEFAULT_KEYWORD_OPTIONS: Readonly<KeywordIndexOptions> = Object.freeze({
@@ -19,7 +31,32 @@ export const DEFAULT_KEYWORD_OPTIONS: Readonly<KeywordIndexOptions> = Object.fre
   prefixMinLength: 0,
   fuzzyMinLength: 0,
   bm25: { k: 1.2, b: 0.7, d: 0.5 },
+  stemming: true,
+  stopWords: true,
+  phraseBoost: 0.5,
 })
+
+/**
+ * Defaults under the caller's options; `boost` and `bm25` merge field by field, so
+ * `{ bm25: { k: 1.5 } }` keeps the default `b` and `d`.
+ *
+ * @example
+ * resolveKeywordOptions({ bm25: { k: 1.5 } }).bm25
+ * // => { k: 1.5, b: 0.7, d: 0.5 }
+ */
+export function resolveKeywordOptions(
+  options: Partial<Omit<KeywordIndexOptions, 'boost' | 'bm25'>> & {
+    boost?: Partial<KeywordIndexOptions['boost']>
+    bm25?: Partial<KeywordIndexOptions['bm25']>
+  } = {},
+): KeywordIndexOptions {
+  return {
+    ...DEFAULT_KEYWORD_OPTIONS,
+    ...options,
+    boost: { ...DEFAULT_KEYWORD_OPTIONS.boost, ...options.boost },
+    bm25: { ...DEFAULT_KEYWORD_OPTIONS.bm25, ...options.bm25 },
+  }
+}
 
 /** What the index holds per memory: the searchable fields only. */
 interface KeywordDocument {
@@ -55,14 +92,23 @@ function toDocument(memory: Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>): K
  */
 export class KeywordIndex {
   readonly #options: KeywordIndexOptions
+  readonly #process: (term: string) => string | null
+  /** Analysed texts of memories, by row object: a changed memory is a new object. */
+  readonly #analysed = new WeakMap<object, string[]>()
   #search: MiniSearch<KeywordDocument>
 
   constructor(options: Partial<KeywordIndexOptions> = {}, snapshot?: AsPlainObject) {
-    this.#options = { ...DEFAULT_KEYWORD_OPTIONS, ...options }
+    this.#options = resolveKeywordOptions(options)
+    this.#process = termProcessor(this.#options)
     const miniOptions = this.#miniSearchOptions()
     this.#search = snapshot
       ? MiniSearch.loadJS<KeywordDocument>(snapshot, miniOptions)
       : new MiniSearch<KeywordDocument>(miniOptions)
+  }
+
+  /** See {@link KeywordIndexOptions.phraseBoost}. */
+  get phraseBoost(): number {
+    return this.#options.phraseBoost
   }
 
   get size(): number {
@@ -116,6 +162,30 @@ export class KeywordIndex {
     return hits
   }
 
+  /**
+   * Index terms of a text in order, as this index analyses it (its stemming and stop-word
+   * settings), compounds' extra parts included.
+   */
+  analyze(text: string): string[] {
+    const process = this.#process
+    const terms: string[] = []
+    for (const token of tokenize(text)) {
+      const term = process(token)
+      if (term !== null) terms.push(term)
+    }
+    return terms
+  }
+
+  /** {@link analyze} of a memory's text, remembered for as long as that memory object lives. */
+  termsOf(memory: Pick<Memory, 'text'>): string[] {
+    let terms = this.#analysed.get(memory)
+    if (!terms) {
+      terms = this.analyze(memory.text)
+      this.#analysed.set(memory, terms)
+    }
+    return terms
+  }
+
   /** Ids the index holds; walks the saved form, so keep it to `verify()`. */
   ids(): string[] {
     return Object.values(this.#search.toJSON().documentIds) as string[]
@@ -137,7 +207,7 @@ export class KeywordIndex {
       fields: FIELDS,
       idField: 'id',
       tokenize,
-      processTerm,
+      processTerm: this.#process,
       searchOptions: { boost, bm25, tokenize: tokenizeQuery },
       autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
     }

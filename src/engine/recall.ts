@@ -1,9 +1,15 @@
 import { boostFactor, computeBoosts } from '../core/boosts.ts'
 import { EmbedderUnavailableError, InvalidInputError } from '../core/errors.ts'
 import { explainHit, viaOf } from '../core/explain.ts'
-import { fuse, type RankedItem, type RankedList } from '../core/fusion.ts'
-import type { LimitOptions, RetrievalOptions } from '../core/options.ts'
-import { DEFAULT_NAMESPACE } from '../core/options.ts'
+import {
+  combine,
+  type FusedCandidate,
+  fuse,
+  type RankedItem,
+  type RankedList,
+} from '../core/fusion.ts'
+import type { LimitOptions, RetrievalOptions, SelectOptions } from '../core/options.ts'
+import { DEFAULT_NAMESPACE, DEFAULT_SELECT } from '../core/options.ts'
 import { matchesPhrases, type ParsedQuery, parseQuery } from '../core/query.ts'
 import { tokenize } from '../core/tokenize.ts'
 import type {
@@ -13,6 +19,8 @@ import type {
   RecallHit,
   RecallMode,
   RecallOptions,
+  SelectHook,
+  SelectionOutcome,
   TrustLevel,
 } from '../core/types.ts'
 import { assertOneOf, validateAliases, validateK, validateTags } from '../core/validate.ts'
@@ -47,6 +55,8 @@ export interface CheckedRecallOptions {
   includeFlagged: boolean
   boosts: boolean
   log: boolean
+  select?: SelectHook
+  selectOptions: SelectOptions
 }
 
 export function checkRecallOptions(
@@ -126,6 +136,17 @@ export function checkRecallOptions(
     includeFlagged: o.includeFlagged ?? true,
     boosts: o.boosts ?? true,
     log: o.log ?? true,
+    selectOptions: checkSelectOptions(o.selectOptions),
+  }
+  if (o.select !== undefined) {
+    if (typeof o.select !== 'function') {
+      throw new InvalidInputError(
+        'BAD_OPTION',
+        'select',
+        `expected a function (query, hits) => ids, got ${describe(o.select)}`,
+      )
+    }
+    checked.select = o.select
   }
   if (o.types !== undefined) checked.types = validateAliases(o.types, 'types', 64, 256)
   if (o.tags !== undefined)
@@ -134,15 +155,49 @@ export function checkRecallOptions(
   return checked
 }
 
+const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
+  candidates: 100,
+  keep: 100,
+  timeoutMs: 600_000,
+}
+
+function checkSelectOptions(value: RecallOptions['selectOptions']): SelectOptions {
+  if (value === undefined) return { ...DEFAULT_SELECT }
+  if (!value || typeof value !== 'object') {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'selectOptions',
+      `expected an object, got ${describe(value)}`,
+    )
+  }
+  const out = { ...DEFAULT_SELECT }
+  for (const name of Object.keys(SELECT_LIMITS) as (keyof SelectOptions)[]) {
+    const given = value[name]
+    if (given === undefined) continue
+    const max = SELECT_LIMITS[name]
+    if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > max) {
+      throw new InvalidInputError(
+        'BAD_OPTION',
+        `selectOptions.${name}`,
+        `expected an integer 1..${max}, got ${describe(given)}`,
+      )
+    }
+    out[name] = given
+  }
+  return out
+}
+
 /** Hits and the lists behind them, before logging. */
 export interface RecallOutcome {
   hits: RecallHit[]
   degraded?: Degraded
+  /** Present when a `select` hook was given. */
+  selection?: SelectionOutcome
 }
 
 /**
  * The read path of DESIGN §5: keyword, vector, alias and tag lists over the same filter, fused
- * by weighted RRF, boosted, cut to k, each hit explained.
+ * by weighted RRF, boosted, cut to k, each hit explained; then the optional `select` hook.
  */
 export async function runRecall(
   ctx: RecallContext,
@@ -167,6 +222,8 @@ export async function runRecall(
   const keywordTerms = new Map<string, string[]>()
   const cosines = new Map<string, number>()
   let degraded: Degraded | undefined
+  // A memory the deep vector read left out scores at most its last cosine.
+  let cosineBound: number | undefined
 
   if (o.mode !== 'semantic') {
     const hits = indexes.keyword.search(
@@ -174,24 +231,19 @@ export async function runRecall(
       retrieval.candidates,
       (id) => accept(id) && phraseOk(id),
     )
-    const items: RankedItem[] = hits.map((h) => ({ id: h.id, score: h.score }))
+    const items: RankedItem[] = hits.map((h) => ({
+      id: h.id,
+      score: h.score,
+      tieGroup: [...h.terms].sort().join(' '),
+    }))
     for (const h of hits) keywordTerms.set(h.id, h.terms)
+    phrasePass(ctx, parsed.text, items)
     if (parsed.phrases.length > 0 && items.length < retrieval.candidates) {
       items.push(
         ...phraseScan(ctx, parsed, accept, retrieval.candidates - items.length, keywordTerms),
       )
     }
     lists.push({ name: 'keyword', items, weight: o.weights.keyword })
-    lists.push({
-      name: 'alias',
-      items: aliasList(ctx, query, parsed, accept),
-      weight: o.weights.alias,
-    })
-    lists.push({
-      name: 'tag',
-      items: tagList(ctx, query, accept, retrieval.candidates),
-      weight: o.weights.tag,
-    })
   }
 
   if (o.mode !== 'keyword') {
@@ -203,9 +255,18 @@ export async function runRecall(
       if (vector && vectors) {
         const groups = indexes.groupsFor(o.namespace, o.types)
         const strict = (id: string) => accept(id) && phraseOk(id)
-        const found = vectors.search(vector, retrieval.candidates, { groups, accept: strict })
+        // Hybrid reads deeper than the list it fuses, for the cosines of keyword candidates
+        // the list leaves out; one scan serves both.
+        const depth =
+          o.mode === 'hybrid' ? COSINE_DEPTH * retrieval.candidates : retrieval.candidates
+        const found = vectors.search(vector, depth, { groups, accept: strict })
         for (const f of found) cosines.set(f.id, f.score)
-        lists.push({ name: 'vector', items: found, weight: o.weights.vector })
+        if (found.length === depth && o.mode === 'hybrid') cosineBound = found.at(-1)?.score
+        lists.push({
+          name: 'vector',
+          items: found.slice(0, retrieval.candidates),
+          weight: o.weights.vector,
+        })
       } else if (o.mode === 'semantic') {
         throw new EmbedderUnavailableError(
           'the embedding model is not available for semantic recall',
@@ -220,7 +281,37 @@ export async function runRecall(
     } else degraded = 'no-embedding'
   }
 
-  const fused = fuse(lists, retrieval.rrfK)
+  if (o.mode !== 'semantic') {
+    const found = new Set(lists.flatMap((list) => list.items.map((item) => item.id)))
+    const size = indexes.catalogue.size
+    const exact = (named: Iterable<ReadonlySet<string> | undefined>) =>
+      selective(named, accept, found, retrieval.candidates, size)
+    const names = [query, ...parsed.phrases, ...tokenize(query)]
+    lists.push({
+      name: 'alias',
+      items: exact(names.map((name) => indexes.aliasHits(name))),
+      weight: o.weights.alias,
+    })
+    lists.push({
+      name: 'tag',
+      items: exact(tokenize(query).map((token) => indexes.tagHits(token))),
+      weight: o.weights.tag,
+    })
+  }
+
+  const vectorList = lists.find((list) => list.name === 'vector')
+  const { fusion: method, tieEpsilon } = fusionOf(retrieval)
+  let fused: FusedCandidate[]
+  if (method === 'rrf') {
+    fused = fuse(lists, retrieval.rrfK, tieEpsilon !== undefined ? { tieEpsilon } : {})
+  } else {
+    // BM25 near-ties are left to the vector list; without one, BM25's own order stands.
+    const epsilon = vectorList ? tieEpsilon : 0
+    fused = combine(lists, {
+      outside: { vector: (id) => cosines.get(id) ?? cosineBound },
+      ...(epsilon !== undefined ? { tieEpsilon: epsilon } : {}),
+    })
+  }
   const scored = fused.flatMap((candidate) => {
     const memory = indexes.catalogue.get(candidate.id)
     if (!memory) return []
@@ -229,7 +320,8 @@ export async function runRecall(
   })
   // Stable: equal scores keep fusion's order, which already breaks ties deterministically.
   scored.sort((a, b) => b.score - a.score)
-  const hits = scored.slice(0, o.k).map(({ candidate, memory, boosts, score }, i): RecallHit => {
+  const shown = o.select ? Math.max(o.k, o.selectOptions.candidates) : o.k
+  const hits = scored.slice(0, shown).map(({ candidate, memory, boosts, score }, i): RecallHit => {
     const terms = keywordTerms.get(candidate.id) ?? []
     const cosine = cosines.get(candidate.id)
     const hit: RecallHit = {
@@ -247,19 +339,138 @@ export async function runRecall(
       explanation: '',
     }
     if (cosine !== undefined) hit.cosine = cosine
-    if (o.explain) {
-      hit.explanation = explainHit({
-        terms,
-        lists: candidate.lists,
-        ...(cosine !== undefined ? { cosine } : {}),
-        fused: candidate.fused,
-        boosts,
-        rank: i + 1,
-      })
-    }
+    if (o.explain) hit.explanation = explain(hit, method)
     return hit
   })
-  return degraded ? { hits, degraded } : { hits }
+  const outcome: RecallOutcome = { hits: hits.slice(0, o.k) }
+  if (o.select) {
+    const { selection, chosen } = await runSelect(o.select, query, hits, o.selectOptions)
+    outcome.selection = selection
+    if (chosen) outcome.hits = renumber(chosen.slice(0, o.k), o.explain)
+  }
+  if (degraded) outcome.degraded = degraded
+  return outcome
+}
+
+function explain(hit: RecallHit, method: FusionSettings['fusion']): string {
+  return explainHit({
+    method,
+    terms: hit.terms,
+    lists: hit.lists,
+    ...(hit.cosine !== undefined ? { cosine: hit.cosine } : {}),
+    fused: hit.fused,
+    boosts: hit.boosts,
+    rank: hit.rank,
+  })
+}
+
+/** Selected hits ranked in the hook's order; the explanation keeps the fused rank too. */
+function renumber(chosen: RecallHit[], explained: boolean): RecallHit[] {
+  return chosen.map((hit, i) => ({
+    ...hit,
+    rank: i + 1,
+    explanation: explained ? `${hit.explanation}; selected -> #${i + 1}` : '',
+  }))
+}
+
+/** Hybrid reads this many times `candidates` from the vector index, for cosines only. */
+const COSINE_DEPTH = 4
+
+const TIMED_OUT = Symbol('timeout')
+
+/**
+ * Shows the hook the top `candidates` hits and keeps the ids it names, in its order: unknown
+ * and repeated ids are ignored, at most `keep` are kept. Anything else (a throw, a reply that
+ * is not a list of strings, no usable id, no reply within `timeoutMs`) leaves `chosen` unset so
+ * the fused ranking stands.
+ */
+async function runSelect(
+  select: SelectHook,
+  query: string,
+  hits: RecallHit[],
+  options: SelectOptions,
+): Promise<{ selection: SelectionOutcome; chosen?: RecallHit[] }> {
+  const shown = hits.slice(0, options.candidates)
+  if (shown.length === 0) return { selection: 'empty' }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), options.timeoutMs)
+  })
+  let reply: unknown
+  try {
+    // A hook that throws synchronously is a failure like one that rejects.
+    const answer = Promise.resolve().then(() => select(query, shown.slice()))
+    // A late rejection after a timeout must not surface as an unhandled rejection.
+    answer.catch(() => {})
+    reply = await Promise.race([answer, timeout])
+  } catch {
+    return { selection: 'failed' }
+  } finally {
+    clearTimeout(timer)
+  }
+  if (reply === TIMED_OUT) return { selection: 'timeout' }
+  if (!Array.isArray(reply) || reply.some((id) => typeof id !== 'string')) {
+    return { selection: 'failed' }
+  }
+  const byId = new Map(shown.map((hit) => [hit.id, hit]))
+  const chosen: RecallHit[] = []
+  for (const id of new Set(reply as string[])) {
+    const hit = byId.get(id)
+    if (hit) chosen.push(hit)
+    if (chosen.length === options.keep) break
+  }
+  return chosen.length > 0 ? { selection: 'applied', chosen } : { selection: 'empty' }
+}
+
+/** How recall fuses its lists; read from `RetrievalOptions` when the engine passes them. */
+export interface FusionSettings {
+  /**
+   * `score`: convex combination of normalised scores ({@link combine}); `rrf`: tie-aware
+   * weighted reciprocal rank fusion ({@link fuse}). @default 'score'
+   */
+  fusion: 'score' | 'rrf'
+  /**
+   * The tie epsilon of every list: shared ranks for `rrf` (`FuseOptions.tieEpsilon`), smoothed
+   * near-ties for `score` (`CombineOptions.tieEpsilon`). @default per list (keyword 0.1)
+   */
+  tieEpsilon?: number
+}
+
+export const DEFAULT_FUSION: Readonly<FusionSettings> = Object.freeze({ fusion: 'score' })
+
+function fusionOf(retrieval: RetrievalOptions): FusionSettings {
+  const { fusion, tieEpsilon } = retrieval
+  return {
+    fusion: fusion ?? DEFAULT_FUSION.fusion,
+    ...(tieEpsilon !== undefined ? { tieEpsilon } : {}),
+  }
+}
+
+/**
+ * An exact list: memories carrying an alias or tag the query names, each scored by how
+ * selective its name is, ln(1 + N/n) / ln(1 + N) for a name n of the store's N memories carry
+ * (1 for a name only one memory has; near 0 for one nearly all carry). One that holds more than
+ * `limit` memories keeps only those another list found, so it re-ranks candidates rather than
+ * pulling in an arbitrary subset.
+ */
+function selective(
+  named: Iterable<ReadonlySet<string> | undefined>,
+  accept: (id: string) => boolean,
+  found: ReadonlySet<string>,
+  limit: number,
+  size: number,
+): RankedItem[] {
+  const scores = new Map<string, number>()
+  for (const ids of named) {
+    if (!ids || ids.size === 0) continue
+    const specificity = Math.log1p(size / ids.size) / Math.log1p(size)
+    for (const id of ids) {
+      if (accept(id) && specificity > (scores.get(id) ?? -1)) scores.set(id, specificity)
+    }
+  }
+  let items = [...scores].map(([id, score]) => ({ id, score }))
+  if (items.length > limit) items = items.filter((item) => found.has(item.id))
+  return items.sort((a, b) => b.score - a.score)
 }
 
 async function embedQuery(ctx: RecallContext, text: string): Promise<Float32Array | undefined> {
@@ -288,39 +499,32 @@ function phraseScan(
   return items
 }
 
-/** Memories whose alias is the whole query, a quoted phrase, or one of the query's tokens. */
-function aliasList(
-  ctx: RecallContext,
-  query: string,
-  parsed: ParsedQuery,
-  accept: (id: string) => boolean,
-): RankedItem[] {
-  const seen = new Set<string>()
-  const items: RankedItem[] = []
-  for (const candidate of [query, ...parsed.phrases, ...tokenize(query)]) {
-    for (const id of ctx.indexes.aliasHits(candidate) ?? []) {
-      if (seen.has(id) || !accept(id)) continue
-      seen.add(id)
-      items.push({ id, score: 1 })
+/**
+ * The keyword list's second pass: each hit's BM25 score times `1 + phraseBoost × (the share of
+ * the query's adjacent term pairs that also stand side by side in the memory)`, then re-sorted.
+ * "support group" then outranks a memory that says "support" here and "group" there.
+ */
+function phrasePass(ctx: RecallContext, query: string, items: RankedItem[]): void {
+  const { keyword, catalogue } = ctx.indexes
+  const boost = keyword.phraseBoost
+  if (boost <= 0 || items.length < 2) return
+  const terms = keyword.analyze(query)
+  const pairs = new Set<string>()
+  for (let i = 1; i < terms.length; i++) {
+    if (terms[i - 1] !== terms[i]) pairs.add(`${terms[i - 1]} ${terms[i]}`)
+  }
+  if (pairs.size === 0) return
+  for (const item of items) {
+    const memory = catalogue.get(item.id)
+    if (!memory) continue
+    const text = keyword.termsOf(memory)
+    const matched = new Set<string>()
+    for (let i = 1; i < text.length; i++) {
+      const pair = `${text[i - 1]} ${text[i]}`
+      if (pairs.has(pair)) matched.add(pair)
     }
+    item.score *= 1 + (boost * matched.size) / pairs.size
   }
-  return items
-}
-
-/** Memories carrying a tag the query names, most recently confirmed first. */
-function tagList(
-  ctx: RecallContext,
-  query: string,
-  accept: (id: string) => boolean,
-  limit: number,
-): RankedItem[] {
-  const ids = new Set<string>()
-  for (const token of tokenize(query)) {
-    for (const id of ctx.indexes.tagHits(token) ?? []) if (accept(id)) ids.add(id)
-  }
-  const { catalogue } = ctx.indexes
-  return [...ids]
-    .sort((a, b) => (catalogue.get(b)?.confirmedAt ?? 0) - (catalogue.get(a)?.confirmedAt ?? 0))
-    .slice(0, limit)
-    .map((id) => ({ id, score: 1 }))
+  // Stable: equal scores keep BM25's order.
+  items.sort((a, b) => b.score - a.score)
 }

@@ -74,7 +74,7 @@ describe('MemoryEngine lexical recall', () => {
     expect(hit.lists.vector?.rank).toBeGreaterThan(0)
     expect(hit.cosine).toBeGreaterThan(0.3)
     expect(hit.terms).toEqual(expect.arrayContaining(['metric']))
-    expect(hit.explanation).toMatch(/matched \[.*metric.*\].*semantic .*rrf .* -> #\d/)
+    expect(hit.explanation).toMatch(/matched \[.*metric.*\].*semantic .*fused .* -> #\d/)
   })
 
   it('skips explanations when asked', async () => {

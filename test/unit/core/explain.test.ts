@@ -114,3 +114,20 @@ describe('explainHit', () => {
     expect(line).toBe('tag (#1) -> rrf 1.64e-5; no boosts -> #9')
   })
 })
+
+describe('explainHit for the score fusion', () => {
+  it('names the fused score and shows a cosine computed outside the vector list', () => {
+    const line = explainHit({
+      method: 'score',
+      terms: ['priya'],
+      lists: { keyword: { rank: 1, score: 7 } },
+      cosine: 0.3141,
+      fused: 1.2345,
+      boosts: [],
+      rank: 1,
+    })
+    expect(line).toBe(
+      'matched [priya] (bm25 7.00 #1) + cosine 0.31 (unranked) -> fused 1.2345; no boosts -> #1',
+    )
+  })
+})

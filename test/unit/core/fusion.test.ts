@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../src/core/errors'
-import { fuse, type RankedList, sharedRanks } from '../../../src/core/fusion'
+import {
+  combine,
+  DEFAULT_SCORE_SHARES,
+  fuse,
+  type RankedList,
+  sharedRanks,
+  smoothTies,
+} from '../../../src/core/fusion'
 
 const items = (...pairs: [string, number][]) => pairs.map(([id, score]) => ({ id, score }))
 const ids = (lists: RankedList[], k = 60, tieEpsilon?: number) =>
@@ -259,5 +266,135 @@ describe('sharedRanks', () => {
 
   it('ranks an unsorted list by its scores', () => {
     expect(sharedRanks(scored(1, 9, 5), 0)).toEqual([3, 1, 2])
+  })
+})
+
+describe('combine', () => {
+  const order = (lists: RankedList[], options = {}) => combine(lists, options).map((c) => c.id)
+
+  it('sums weight × share × normalised score, BM25 over [0, top] and cosine over [-1, top]', () => {
+    const fused = combine([
+      { name: 'keyword', items: items(['a', 9], ['b', 4]) },
+      { name: 'vector', items: items(['b', 0.8], ['a', 0.6]) },
+    ])
+    const share = DEFAULT_SCORE_SHARES.vector
+    expect(fused.map((c) => c.id)).toEqual(['a', 'b'])
+    expect(fused[0]!.fused).toBeCloseTo(1 + share * (1.6 / 1.8))
+    expect(fused[1]!.fused).toBeCloseTo(4 / 9 + share)
+    expect(fused[1]!.lists).toEqual({
+      keyword: { rank: 2, score: 4 },
+      vector: { rank: 1, score: 0.8 },
+    })
+  })
+
+  it('lets the vector list decide between near-tied BM25 scores (templated facts)', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['sister', 4.2], ['brother', 4.1], ['mother', 4.0]) },
+      { name: 'vector', items: items(['brother', 0.84], ['sister', 0.78], ['mother', 0.77]) },
+    ]
+    expect(order(lists)[0]).toBe('brother')
+  })
+
+  it('keeps a clear BM25 winner first against a mild vector preference', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['brother', 8.4], ['sister', 4.2], ['mother', 4.1]) },
+      { name: 'vector', items: items(['sister', 0.83], ['brother', 0.81], ['mother', 0.78]) },
+    ]
+    expect(order(lists)[0]).toBe('brother')
+  })
+
+  it('gives a list whose scores are all alike almost no say in the order', () => {
+    const keyword = items(['a', 5], ['b', 4], ['c', 3])
+    const flat = items(['c', 0.31], ['b', 0.305], ['a', 0.3])
+    expect(
+      order([
+        { name: 'keyword', items: keyword },
+        { name: 'vector', items: flat },
+      ]),
+    ).toEqual(['a', 'b', 'c'])
+  })
+
+  it('takes alias and tag scores as they are, on [0, 1]', () => {
+    const fused = combine([
+      { name: 'keyword', items: items(['a', 2]) },
+      { name: 'tag', items: items(['b', 0.25]) },
+    ])
+    expect(fused.find((c) => c.id === 'b')!.fused).toBeCloseTo(0.25)
+  })
+
+  it('scores candidates a list did not return through `outside`', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['a', 5], ['b', 5]) },
+      { name: 'vector', items: items(['c', 0.5]) },
+    ]
+    const cosines: Record<string, number> = { a: 0.1, b: 0.4 }
+    const fused = combine(lists, { outside: { vector: (id: string) => cosines[id] } })
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a', 'c'])
+    expect(fused[0]!.lists.vector).toBeUndefined()
+    expect(fused[0]!.fused).toBeCloseTo(1 + DEFAULT_SCORE_SHARES.vector * (1.4 / 1.5))
+  })
+
+  it('multiplies shares by weights and skips lists of weight or share 0', () => {
+    const lists: RankedList[] = [
+      { name: 'keyword', items: items(['a', 9], ['b', 1]), weight: 1 },
+      { name: 'vector', items: items(['b', 0.9], ['a', -0.5]), weight: 10 },
+    ]
+    expect(order(lists)[0]).toBe('b')
+    expect(order(lists, { shares: { vector: 0 } })).toEqual(['a', 'b'])
+    expect(combine([{ name: 'keyword', items: items(['a', 1]), weight: 0 }])).toEqual([])
+  })
+
+  it('rejects a bad weight, a duplicate list or a NaN score', () => {
+    const keyword = { name: 'keyword' as const, items: items(['a', 1]) }
+    expect(() => combine([{ ...keyword, weight: -1 }])).toThrow(InvalidInputError)
+    expect(() => combine([keyword, keyword])).toThrow(InvalidInputError)
+    expect(() => combine([{ name: 'vector', items: items(['a', Number.NaN]) }])).toThrow(
+      InvalidInputError,
+    )
+  })
+
+  it('gives the same order whatever order the lists come in', () => {
+    const keyword: RankedList = { name: 'keyword', items: items(['a', 3], ['b', 2], ['c', 1]) }
+    const vector: RankedList = { name: 'vector', items: items(['c', 0.9], ['a', 0.2]) }
+    expect(order([keyword, vector])).toEqual(order([vector, keyword]))
+  })
+})
+
+describe('smoothTies', () => {
+  it('averages scores within epsilon of each other and leaves clear gaps alone', () => {
+    const smoothed = smoothTies(items(['a', 4.2], ['b', 4.1], ['c', 4.0], ['d', 2]), 0.1)
+    expect(smoothed[0]).toBeCloseTo(4.1)
+    expect(smoothed[1]).toBeCloseTo(4.1)
+    expect(smoothed[2]).toBeCloseTo(4.1)
+    expect(smoothed[3]).toBe(2)
+  })
+
+  it('only smooths within a tie group', () => {
+    const smoothed = smoothTies(
+      [
+        { id: 'a', score: 4.2, tieGroup: 'priya brother' },
+        { id: 'b', score: 4.1, tieGroup: 'priya sister' },
+        { id: 'c', score: 4.0, tieGroup: 'priya brother' },
+      ],
+      0.1,
+    )
+    expect(smoothed[0]).toBeCloseTo(4.1)
+    expect(smoothed[1]).toBe(4.1)
+    expect(smoothed[2]).toBeCloseTo(4.1)
+    expect(smoothTies(items(['a', 4.2], ['b', 4.1]), 0)).toEqual([4.2, 4.1])
+  })
+
+  it('keeps a keyword preference for a different matched term in combine', () => {
+    const lists: RankedList[] = [
+      {
+        name: 'keyword',
+        items: [
+          { id: 'car', score: 20.8, tieGroup: 'car john' },
+          { id: 'flood', score: 19.8, tieGroup: 'damag john' },
+        ],
+      },
+      { name: 'vector', items: items(['flood', 0.32], ['car', 0.31]) },
+    ]
+    expect(combine(lists).map((c) => c.id)).toEqual(['car', 'flood'])
   })
 })

@@ -5,6 +5,7 @@ import {
   analyze,
   processTerm,
   STOP_WORDS,
+  termProcessor,
   tokenize,
   tokenizeQuery,
 } from '../../../src/core/tokenize.ts'
@@ -339,5 +340,41 @@ describe('tokenizeQuery', () => {
 
   it('joins neither stop words nor numbers', () => {
     expect(tokenizeQuery('what is FH 2291')).toEqual(['what', 'is', 'FH', '2291'])
+  })
+})
+
+describe('termProcessor', () => {
+  const words = ['Running', 'the', 'US', '--no-verify', 'x']
+
+  it('is processTerm itself with both parts on', () => {
+    expect(termProcessor()).toBe(processTerm)
+    expect(termProcessor({ stemming: true, stopWords: true })).toBe(processTerm)
+  })
+
+  it('can leave words unstemmed', () => {
+    expect(words.map(termProcessor({ stemming: false }))).toEqual([
+      'running',
+      null,
+      'us',
+      '--no-verify',
+      null,
+    ])
+  })
+
+  it('can keep stop words', () => {
+    expect(words.map(termProcessor({ stopWords: false }))).toEqual([
+      'run',
+      'the',
+      'us',
+      '--no-verify',
+      null,
+    ])
+  })
+
+  it('agrees with processTerm on every term when both parts are on', () => {
+    const process = termProcessor({ stemming: true, stopWords: false })
+    for (const word of ['cats', 'Running', 'FH-2291', 'naïve']) {
+      expect(process(word)).toBe(processTerm(word))
+    }
   })
 })

@@ -1,0 +1,183 @@
+/**
+ * Retrieval evaluation: hit@1/3/5/10, MRR@10 and precision@3 per mode, overall and per query
+ * kind (LoCoMo: per category), for the generic format and LoCoMo (shared/eval/README.md).
+ *
+ *   npm run eval -- --dataset ../shared/eval/locomo/locomo-dev.json [--unit turns|observations]
+ *     [--mode all|baseline|keyword|semantic|hybrid[,…]] [--embedder ngram|tiny|MODEL_ID|DIR]
+ *     [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
+ *     [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]
+ *
+ * `baseline` is a plain Okapi BM25 (scripts/eval/baseline.ts), not Engram. `--json` prints one
+ * JSON object on stdout and nothing else there; progress goes to stderr. LoCoMo category 5
+ * (adversarial) is scored and shown apart, never counted in `overall`.
+ */
+import { existsSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { Embedder } from '../../src/core/types.ts'
+import { TINY_TEST_MODEL } from '../../src/embedder/model-table.ts'
+import { NgramEmbedder } from '../../src/embedder/ngram-embedder.ts'
+import { DEFAULT_OUT_DIR, ensureModel } from '../make-models.ts'
+import { DEFAULT_LOCOMO_SHAPE, type LocomoShape, loadDataset, type Unit } from './datasets.ts'
+import { METRICS } from './metrics.ts'
+import { ALL_MODES, type EvalMode, type EvalReport, runEvaluation } from './run.ts'
+
+const USAGE = `usage: npm run eval -- --dataset PATH [--unit turns|observations]
+  [--mode all|baseline|keyword|semantic|hybrid[,...]] [--embedder ngram|tiny|MODEL_ID|DIR]
+  [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
+  [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]`
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`)
+  process.exit(2)
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!allowed.includes(value as T)) {
+    fail(`--${flag}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`)
+  }
+  return value as T
+}
+
+function json(value: string | undefined, flag: string): Record<string, never> | undefined {
+  if (value === undefined) return undefined
+  try {
+    const parsed: unknown = JSON.parse(value)
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return parsed as Record<string, never>
+    }
+  } catch {}
+  return fail(`--${flag}: expected a JSON object, got ${JSON.stringify(value)}`)
+}
+
+async function makeEmbedder(name: string, modelsDir: string | undefined): Promise<Embedder> {
+  if (name === 'ngram') return new NgramEmbedder()
+  const { TransformersEmbedder } = await import('../../src/embedder/transformers-embedder.ts')
+  if (name === 'tiny') {
+    await ensureModel('tiny', DEFAULT_OUT_DIR)
+    return new TransformersEmbedder({
+      model: TINY_TEST_MODEL,
+      localDir: resolve(DEFAULT_OUT_DIR),
+      allowRemote: false,
+      device: 'cpu',
+    })
+  }
+  // A model folder given by path (config.json, tokenizer.json, onnx/model.onnx inside): its
+  // name is the model id, looked up under its parent.
+  if (existsSync(join(name, 'config.json'))) {
+    const dir = resolve(name)
+    return new TransformersEmbedder({
+      model: basename(dir),
+      localDir: dirname(dir),
+      allowRemote: false,
+      device: 'cpu',
+    })
+  }
+  return new TransformersEmbedder({
+    model: name,
+    device: 'cpu',
+    ...(modelsDir ? { localDir: resolve(modelsDir), allowRemote: false } : {}),
+  })
+}
+
+const pad = (text: string, width: number) => text.padEnd(width)
+const rate = (x: number) => x.toFixed(3)
+
+function printReport(report: EvalReport, modes: readonly EvalMode[]): void {
+  const out: string[] = []
+  const apart = Object.entries(report.apart)
+    .map(([kind, n]) => `${n} of kind ${kind} reported apart, not in overall`)
+    .join('; ')
+  out.push(
+    `${report.dataset} (${report.unit}) · embedder ${report.embedder ?? 'none'}`,
+    `questions: ${report.scored} scored${apart ? ` (+ ${apart})` : ''}, ${report.skipped} skipped` +
+      (report.skipped > 0
+        ? ` (${Object.entries(report.skippedBy)
+            .map(([why, n]) => `${n} ${why}`)
+            .join(', ')})`
+        : ''),
+    `memories: ${report.memories} stored, merged ${report.merged.exact} exact + ${report.merged.near} near duplicates, ${report.flagged} flagged; ` +
+      `load ${report.seconds.load.toFixed(1)} s, recall ${report.seconds.recall.toFixed(1)} s`,
+    '',
+    `${pad('mode', 10)}${METRICS.map((m) => pad(m, 8)).join('')}`,
+  )
+  for (const mode of modes) {
+    const r = report.modes[mode]!.overall
+    out.push(`${pad(mode, 10)}${METRICS.map((m) => pad(rate(r[m]), 8)).join('')}`)
+  }
+  out.push('', `by kind: hit@5 / MRR`)
+  out.push(`${pad('kind', 14)}${pad('n', 6)}${modes.map((m) => pad(m, 14)).join('')}`)
+  for (const [kind, n] of Object.entries(report.kinds)) {
+    const cells = modes.map((mode) => {
+      const r = report.modes[mode]!.byKind[kind]!
+      return pad(`${rate(r['hit@5'])} / ${rate(r.mrr)}`, 14)
+    })
+    const label = kind in report.apart ? `${kind} (apart)` : kind
+    out.push(`${pad(label, 14)}${pad(String(n), 6)}${cells.join('')}`)
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dataset: { type: 'string' },
+      unit: { type: 'string', default: 'turns' },
+      mode: { type: 'string', default: 'all' },
+      embedder: { type: 'string', default: 'ngram' },
+      'models-dir': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      keyword: { type: 'string' },
+      retrieval: { type: 'string' },
+      weights: { type: 'string' },
+      speaker: { type: 'string', default: DEFAULT_LOCOMO_SHAPE.speaker },
+      dates: { type: 'string', default: DEFAULT_LOCOMO_SHAPE.dates },
+      captions: { type: 'boolean', default: false },
+      trace: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  })
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  if (!values.dataset) fail('--dataset is required')
+  const unit = oneOf<Unit>(values.unit, ['turns', 'observations'], 'unit')
+  const modes =
+    values.mode === 'all'
+      ? ALL_MODES
+      : values.mode.split(',').map((m) => oneOf<EvalMode>(m.trim(), ALL_MODES, 'mode'))
+  const shape: LocomoShape = {
+    speaker: oneOf(values.speaker, ['text', 'tag', 'alias', 'text+tag'] as const, 'speaker'),
+    dates: oneOf(values.dates, ['meta', 'tags', 'text'] as const, 'dates'),
+    captions: values.captions,
+  }
+  const started = performance.now()
+  const set = loadDataset(values.dataset, unit, shape)
+  const needsVectors = modes.some((m) => m === 'semantic' || m === 'hybrid')
+  const embedder = needsVectors
+    ? await makeEmbedder(values.embedder, values['models-dir'])
+    : undefined
+  const keyword = json(values.keyword, 'keyword')
+  const retrieval = json(values.retrieval, 'retrieval')
+  const weights = json(values.weights, 'weights')
+  const report = await runEvaluation(set, {
+    modes,
+    ...(embedder ? { embedder } : {}),
+    ...(keyword ? { keyword } : {}),
+    ...(retrieval ? { retrieval } : {}),
+    ...(weights ? { weights } : {}),
+    ...(values.trace !== undefined ? { trace: values.trace } : {}),
+    log: (line) => process.stderr.write(`${line}\n`),
+  })
+  await embedder?.dispose?.()
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`)
+  else printReport(report, modes)
+  process.stderr.write(`done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`)
+  process.exit(1)
+})
