@@ -53,6 +53,8 @@ export class EngineContext {
   lastSeq = 0
   /** Seq of the last snapshot saved or loaded; -1 after a failed save. */
   snapshotSeq = 0
+  /** Timer of the snapshot that runs once writes pause. */
+  idleSnapshot: ReturnType<typeof setTimeout> | undefined = undefined
   /** Stored vectors from a model other than the current one (re-embedding pending). */
   staleVectors = 0
   /** Rebuilds so far, so a caller can tell whether a replay fell back to one. */

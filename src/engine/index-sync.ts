@@ -129,9 +129,28 @@ export function advance(ctx: EngineContext, seqs: number[]): void {
   if (Math.min(...seqs) === ctx.lastSeq + 1) ctx.lastSeq = max
   else housekeep(ctx, () => replay(ctx))
   ctx.emit({ type: 'change', seq: max })
-  if (ctx.lastSeq - ctx.snapshotSeq >= ctx.snapshotEvery) {
-    housekeep(ctx, () => snapshot(ctx))
-  }
+  // A snapshot costs time in proportion to the store, so at least a quarter of the store must
+  // have changed since the last one: a 100k import then saves a handful, not a hundred.
+  const due = Math.max(ctx.snapshotEvery, ctx.indexes.catalogue.size >>> 2)
+  if (ctx.lastSeq - ctx.snapshotSeq >= due) housekeep(ctx, () => snapshot(ctx))
+  else scheduleIdleSnapshot(ctx)
+}
+
+/** Quiet time after the last write before unsaved changes are snapshotted. */
+export const IDLE_SNAPSHOT_MS = 3000
+
+/**
+ * Snapshots once writes have paused, so a tab that is killed rather than closed still restarts
+ * from a recent snapshot instead of replaying (or rebuilding) everything.
+ */
+function scheduleIdleSnapshot(ctx: EngineContext): void {
+  if (ctx.idleSnapshot !== undefined) clearTimeout(ctx.idleSnapshot)
+  ctx.idleSnapshot = setTimeout(() => {
+    ctx.idleSnapshot = undefined
+    if (!ctx.closed && ctx.lastSeq !== ctx.snapshotSeq) housekeep(ctx, () => snapshot(ctx))
+  }, IDLE_SNAPSHOT_MS)
+  // Node: a pending snapshot must not keep a script alive.
+  ;(ctx.idleSnapshot as { unref?: () => void }).unref?.()
 }
 
 /**

@@ -248,6 +248,7 @@ export class MemoryEngine implements MemoryApi {
     const ctx = this.#ctx
     if (ctx.disposed) return
     ctx.disposed = true
+    if (ctx.idleSnapshot !== undefined) clearTimeout(ctx.idleSnapshot)
     this.#backfill.stop()
     try {
       if (!ctx.closed) {

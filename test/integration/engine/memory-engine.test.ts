@@ -5,6 +5,7 @@ import {
   MemoryNotFoundError,
 } from '../../../src/core/errors.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
+import { IDLE_SNAPSHOT_MS } from '../../../src/engine/index-sync.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
 
@@ -241,6 +242,17 @@ describe('MemoryEngine persistence', () => {
     expect(
       (await c.recall('scripts/ship.sh', { mode: 'keyword' })).hits.map((h) => h.id),
     ).not.toContain(gone.id)
+  })
+
+  it('snapshots once writes pause, so a tab killed without close restarts from it', async () => {
+    const idb = freshIdb()
+    const a = await MemoryEngine.open({ name: 'idle', ...idb, embedder: new NgramEmbedder() })
+    open.push(a)
+    await a.rememberMany(DEV_FACTS.map((text) => ({ text })))
+    await new Promise((r) => setTimeout(r, IDLE_SNAPSHOT_MS + 500))
+    const b = await MemoryEngine.open({ name: 'idle', ...idb, embedder: new NgramEmbedder() })
+    open.push(b)
+    expect((await b.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
   })
 
   it('rebuilds a snapshot made with other options instead of loading it', async () => {
