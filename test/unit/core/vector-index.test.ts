@@ -341,4 +341,22 @@ describe('VectorIndex', () => {
     index.add('a', Float32Array.of(1, 0, 0, 0, 0, 0, 0, 0))
     expect(index.search(Float32Array.of(1, 0, 0, 0, 0, 0, 0, 0), 3).map((h) => h.id)).toEqual(['a'])
   })
+
+  it('scores just the ids asked with the precision of search, best first, without unknown ids', () => {
+    for (const exact of ['none', 'memory'] as const) {
+      const vectors = unitVectors(300, 384, 97)
+      const index = new VectorIndex(384, { exact })
+      for (const [i, v] of vectors.entries()) index.add(String(i), v)
+      const query = unitVectors(1, 384, 98)[0] as Float32Array
+      const everything = new Map(index.search(query, 300).map((h) => [h.id, h.score]))
+      const asked = ['7', '250', '3', 'nope', '120']
+      const scored = index.scoreIds(query, asked)
+      expect(scored.map((h) => h.id).sort()).toEqual(['120', '250', '3', '7'])
+      for (const hit of scored) expect(hit.score).toBe(everything.get(hit.id))
+      for (let i = 1; i < scored.length; i++) {
+        expect(scored[i - 1]!.score).toBeGreaterThanOrEqual(scored[i]!.score)
+      }
+      expect(index.scoreIds(query, [])).toEqual([])
+    }
+  })
 })
