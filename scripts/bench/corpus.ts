@@ -14,6 +14,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { dedupKey } from '../../src/core/text.ts'
+import { uniform } from '../models/rng.ts'
+
+/** Mulberry32, seeded: the same stream on every run, so a run can be replayed by its seed. */
+export const seeded = uniform
 
 export const EVAL_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'eval')
 const SEED = 0x5eed
@@ -25,18 +29,6 @@ export interface Corpus {
   queries: string[]
   /** How the texts were made, for the report. */
   provenance: { msc: number; locomo: number; combined: number }
-}
-
-/** mulberry32: the same stream on every run and runtime. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 function shuffle<T>(items: T[], next: () => number): T[] {

@@ -1,13 +1,8 @@
 import * as Comlink from 'comlink'
 import { MemoryClosedError, reviveError, WorkerTerminatedError } from '../core/errors.ts'
-import type {
-  MemoryApi,
-  MemoryEvent,
-  MemoryEventListener,
-  RememberItem,
-  RememberOptions,
-} from '../core/types.ts'
+import type { MemoryApi, RememberItem, RememberOptions } from '../core/types.ts'
 import type { MemoryHost } from '../worker/protocol.ts'
+import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
 
 /** What the endpoint's owner does on `close()`/`terminate()`: `worker.terminate()`, `port.close()`. */
@@ -26,20 +21,8 @@ export async function connectMemory(
   options: OpenMemoryOptions,
   hooks: ConnectHooks = {},
 ): Promise<MemoryClient> {
-  const listeners = new Set<MemoryEventListener>()
-  if (options.onEvent) listeners.add(options.onEvent)
-  const dispatch = (event: MemoryEvent): void => {
-    for (const listener of listeners) {
-      try {
-        listener(event)
-      } catch (error) {
-        // One broken listener must not starve the others, nor throw into the worker.
-        queueMicrotask(() => {
-          throw error
-        })
-      }
-    }
-  }
+  const events = eventListeners(options.onEvent)
+  const dispatch = events.dispatch
 
   const waiting = new Set<(error: Error) => void>()
   let death: string | undefined
@@ -120,8 +103,7 @@ export async function connectMemory(
       return closedByCaller || death !== undefined
     },
     on(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+      return events.on(listener)
     },
     terminate() {
       if (closedByCaller) return

@@ -1,6 +1,6 @@
 import { MemoryClosedError } from '../core/errors.ts'
-import type { MemoryEvent, MemoryEventListener } from '../core/types.ts'
 import { type EngineEnvironment, openEngine } from '../worker/open-engine.ts'
+import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
 
 /**
@@ -18,19 +18,8 @@ export async function openMemoryInProcess(
   options: OpenMemoryOptions,
   env: EngineEnvironment = {},
 ): Promise<MemoryClient> {
-  const listeners = new Set<MemoryEventListener>()
-  if (options.onEvent) listeners.add(options.onEvent)
-  const dispatch = (event: MemoryEvent): void => {
-    for (const listener of listeners) {
-      try {
-        listener(event)
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error
-        })
-      }
-    }
-  }
+  const events = eventListeners(options.onEvent)
+  const dispatch = events.dispatch
   const { onEvent: _onEvent, worker: _worker, ...openOptions } = options
   const { engine, dispose } = await openEngine(openOptions, dispatch, env)
   let closed = false
@@ -43,8 +32,7 @@ export async function openMemoryInProcess(
       return closed
     },
     on(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
+      return events.on(listener)
     },
     terminate() {
       if (closed) return

@@ -9,12 +9,16 @@ import { dirname, join } from 'node:path'
 import type { DBCore, DBCoreTable, DBCoreTransaction, Dexie } from 'dexie'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { expect } from 'vitest'
+import { uniform } from '../../../scripts/models/rng.ts'
 import { dedupKey } from '../../../src/core/text.ts'
 import type { Memory, VerifyReport } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import type { EngineOptions } from '../../../src/engine/engine-options.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { type ChangeRow, EngramDatabase, type VectorRow } from '../../../src/storage/index.ts'
+
+/** Mulberry32, seeded: the same stream on every run, so a run can be replayed by its seed. */
+export const seeded = uniform
 
 /** Full counts with `ENGRAM_STRESS=1` (`npm run test:stress`); CI-sized otherwise. */
 export const STRESS = process.env.ENGRAM_STRESS === '1'
@@ -23,18 +27,6 @@ export type Idb = { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange }
 
 export function freshFactory(): Idb {
   return { indexedDB: new IDBFactory(), IDBKeyRange }
-}
-
-/** Mulberry32: a seeded random source, so a failing run can be replayed by its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const WORDS = (
