@@ -111,10 +111,11 @@ describe('VectorIndex', () => {
               const vectors = unitVectors(count + 1, dims, seed)
               const query = vectors.pop() as Float32Array
               const { index, rows } = build(vectors, { wasm })
-              // Reconstruction error is at most a quarter step per component.
+              // Reconstruction error is at most a quarter step per component, plus float32
+              // rounding of the sums (a regression: 1e-6 was exceeded by 2.4e-6 at seed 1290383929).
               const l1 = query.reduce((s, x) => s + Math.abs(x), 0)
               const bound = (v: Float32Array) =>
-                (l1 * 0.25 * Math.max(...v.map(Math.abs))) / 127 + 1e-6
+                (l1 * 0.25 * Math.max(...v.map(Math.abs))) / 127 + 1e-5
               const hits = index.search(query, k)
               const exact = naive(rows, query, k)
               expect(hits.map((h) => h.id).length).toBe(exact.length)
