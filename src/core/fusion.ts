@@ -104,18 +104,7 @@ export function fuse(
   const seen = new Set<ListName>()
   const byId = new Map<string, Accumulator>()
   for (const list of lists) {
-    if (seen.has(list.name)) {
-      throw new InvalidInputError('BAD_OPTION', 'lists', `list ${list.name} given twice`)
-    }
-    seen.add(list.name)
-    const weight = list.weight ?? 1
-    if (!Number.isFinite(weight) || weight < 0) {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        `weights.${list.name}`,
-        `expected a finite number >= 0, got ${weight}`,
-      )
-    }
+    const weight = checkedWeight(list, seen)
     if (weight === 0) continue
     const items = uniqueItems(list)
     const ranks = sharedRanks(items, tieEpsilonFor(list.name, options.tieEpsilon))
@@ -331,18 +320,7 @@ export function combine(
   const byId = new Map<string, Accumulator>()
   const active: { name: ListName; share: number; floor: number; span: number }[] = []
   for (const list of lists) {
-    if (seen.has(list.name)) {
-      throw new InvalidInputError('BAD_OPTION', 'lists', `list ${list.name} given twice`)
-    }
-    seen.add(list.name)
-    const weight = list.weight ?? 1
-    if (!Number.isFinite(weight) || weight < 0) {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        `weights.${list.name}`,
-        `expected a finite number >= 0, got ${weight}`,
-      )
-    }
+    const weight = checkedWeight(list, seen)
     if (weight === 0 || shares[list.name] === 0) continue
     const items = uniqueItems(list)
     if (items.length === 0) continue
@@ -413,4 +391,21 @@ export function smoothTies(items: readonly RankedItem[], epsilon: number): numbe
 
 function clamp01(x: number): number {
   return Math.min(1, Math.max(0, x))
+}
+
+/** A list's weight, after checking that the list is new and its weight a finite number >= 0. */
+function checkedWeight(list: RankedList, seen: Set<ListName>): number {
+  if (seen.has(list.name)) {
+    throw new InvalidInputError('BAD_OPTION', 'lists', `list ${list.name} given twice`)
+  }
+  seen.add(list.name)
+  const weight = list.weight ?? 1
+  if (!Number.isFinite(weight) || weight < 0) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      `weights.${list.name}`,
+      `expected a finite number >= 0, got ${weight}`,
+    )
+  }
+  return weight
 }

@@ -205,7 +205,8 @@ function nearest(
   return best
 }
 
-function toMemory(id: string, w: PreparedWrite, now: number): Memory {
+/** The stored row for a validated write. */
+export function toMemory(id: string, w: PreparedWrite, now: number): Memory {
   const memory: Memory = {
     id,
     namespace: w.namespace,

@@ -19,6 +19,7 @@ import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { KeywordIndex } from '../../../src/engine/keyword-index.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { prepareWrite } from '../../../src/engine/prepare.ts'
+import { toMemory } from '../../../src/engine/write-batch.ts'
 import { EngramDatabase } from '../../../src/storage/index.ts'
 import { databaseBytes, request } from '../idb.ts'
 import { approxBytes } from '../measure.ts'
@@ -189,24 +190,7 @@ export class EngramSystem implements BenchSystem {
         const memories: Memory[] = []
         for (const d of docs.slice(start, start + 5000)) {
           const w = prepareWrite(d.text, { poison: 'flag' }, DEFAULT_LIMITS)
-          memories.push({
-            id: newId(),
-            namespace: w.namespace,
-            type: w.type,
-            text: w.text,
-            key: w.key,
-            tags: w.tags,
-            aliases: w.aliases,
-            source: w.source,
-            trust: w.trust,
-            confidence: w.confidence,
-            flags: w.flags,
-            createdAt: now,
-            updatedAt: now,
-            confirmedAt: now,
-            confirmations: 1,
-            recallCount: 0,
-          })
+          memories.push(toMemory(newId(), w, now))
         }
         const vectors = memories.map((m, i) => ({
           id: m.id,
