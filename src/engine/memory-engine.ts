@@ -28,8 +28,9 @@ import { replay, snapshot } from './index-sync.ts'
 import { connected, type OpenStats, reconnect, restore, shutDown } from './lifecycle.ts'
 import { countMemories, listMemories } from './listing.ts'
 import { MemoryWriter } from './memory-writer.ts'
-import { checkRecallOptions, runRecall } from './recall.ts'
+import { runRecall } from './recall.ts'
 import { RecallBookkeeping } from './recall-log.ts'
+import { checkRecallOptions } from './recall-options.ts'
 import { verifyIndexes } from './verify.ts'
 
 /**
