@@ -1,4 +1,4 @@
-import type { RecallHit, RecallMode, RecallResult } from '../core/types.ts'
+import type { Degraded, RecallHit, RecallMode, RecallResult } from '../core/types.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { clearErrors, showError } from './field-errors.ts'
@@ -43,13 +43,15 @@ export function mountRecallPanel(ctx: AppContext): void {
     }
   })
 
+  const DEGRADED_WORDS: Record<Degraded, string> = {
+    'no-embedder': 'no embedding model is configured',
+    loading: 'the model is still loading',
+    failed: 'the model could not load',
+    reembedding: 'memories are being re-embedded for a new model',
+  }
+
   function render(result: RecallResult): void {
-    const degraded =
-      result.degraded === 'no-embedding'
-        ? ' · keyword-only: the model is not ready'
-        : result.degraded === 'rebuilding'
-          ? ' · indexes rebuilding: recent memories only'
-          : ''
+    const degraded = result.degraded ? ` · keyword-only: ${DEGRADED_WORDS[result.degraded]}` : ''
     meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
     meta.dataset.degraded = result.degraded ?? ''
     if (result.hits.length === 0) {

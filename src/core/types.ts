@@ -3,14 +3,24 @@
  * is a `Remote<MemoryApi>` over a worker, or the engine itself in process.
  */
 
+import type {
+  CONFIDENCE_LEVELS,
+  DEGRADED_REASONS,
+  LIST_NAMES,
+  POISON_POLICIES,
+  RECALL_MODES,
+  TRUST_LEVELS,
+  VIAS,
+} from './vocabulary.ts'
+
 /** What kind of memory a row is. Any string works; these are the ones Engram knows. */
 export type MemoryType = 'fact' | 'skill' | 'log' | 'page' | (string & {})
 
 /** How much the host trusts where a memory came from. Recall can be limited by it. */
-export type TrustLevel = 'trusted' | 'unverified' | 'untrusted'
+export type TrustLevel = (typeof TRUST_LEVELS)[number]
 
 /** How sure the writer was. `high` is boosted x1.2 at recall, `low` damped x0.8. */
-export type Confidence = 'low' | 'medium' | 'high'
+export type Confidence = (typeof CONFIDENCE_LEVELS)[number]
 
 /** One stored memory: the source of truth, a row of the `memories` table. */
 export interface Memory {
@@ -51,7 +61,7 @@ export interface Memory {
 }
 
 /** How a caller wants a poison-screen match handled. */
-export type PoisonPolicy = 'reject' | 'flag' | 'off'
+export type PoisonPolicy = (typeof POISON_POLICIES)[number]
 
 /** Options for {@link MemoryApi.remember}. Every field is optional. */
 export interface RememberOptions {
@@ -107,13 +117,13 @@ export interface MemoryPatch {
   poison?: PoisonPolicy
 }
 
-export type RecallMode = 'hybrid' | 'keyword' | 'semantic'
+export type RecallMode = (typeof RECALL_MODES)[number]
 
 /** The ranked lists fusion combines. */
-export type ListName = 'keyword' | 'vector' | 'alias' | 'tag'
+export type ListName = (typeof LIST_NAMES)[number]
 
 /** How a hit was found: by keywords, by meaning, both, an exact alias or a named tag. */
-export type Via = 'kw' | 'vec' | 'both' | 'alias' | 'tag'
+export type Via = (typeof VIAS)[number]
 
 /** Options for {@link MemoryApi.recall}. */
 export interface RecallOptions {
@@ -195,8 +205,12 @@ export interface RecallHit {
   explanation: string
 }
 
-/** Why a recall could not use every list. */
-export type Degraded = 'no-embedding' | 'rebuilding'
+/**
+ * Why a recall could not use every list: `no-embedder` (none configured), `loading` (the model
+ * is still loading), `failed` (the model could not load or embed the query), `reembedding`
+ * (memories are being re-embedded for a new model). The answer then comes from the other lists.
+ */
+export type Degraded = (typeof DEGRADED_REASONS)[number]
 
 export interface RecallResult {
   hits: RecallHit[]

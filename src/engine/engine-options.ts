@@ -13,7 +13,7 @@ export interface EngineOptions {
   indexedDB?: IDBFactory
   /** Matching key-range constructor. @default globalThis.IDBKeyRange */
   IDBKeyRange?: typeof IDBKeyRange
-  /** Turns text into vectors. Without one, recall is keyword-only (`degraded: 'no-embedding'`). */
+  /** Turns text into vectors. Without one, recall is keyword-only (`degraded: 'no-embedder'`). */
   embedder?: Embedder
   retrieval?: Partial<RetrievalOptions>
   limits?: Partial<LimitOptions>

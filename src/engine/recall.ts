@@ -110,14 +110,14 @@ export async function runRecall(
         throw new EmbedderUnavailableError(
           'the embedding model is not available for semantic recall',
         )
-      } else degraded = 'no-embedding'
+      } else degraded = 'failed'
     } else if (o.mode === 'semantic') {
       throw new EmbedderUnavailableError(
         blocker === 'reembedding'
           ? 'memories are being re-embedded with a new model; semantic recall resumes when that finishes'
           : `no embedding model is available (${blocker})`,
       )
-    } else degraded = 'no-embedding'
+    } else degraded = blocker
   }
 
   if (o.mode !== 'semantic') {

@@ -24,7 +24,7 @@ export type WasmPaths = string | { mjs: string; wasm: string }
  * // => the worker loads https://app.example/models/engram-test/tiny/config.json, …
  */
 export type EmbedderChoice =
-  /** Keyword-only recall (`degraded: 'no-embedding'`). */
+  /** Keyword-only recall (`degraded: 'no-embedder'`). */
   | { kind: 'none' }
   /** The deterministic hashed n-gram embedder (`engram/ngram-hash`): tests and demos. */
   | { kind: 'ngram'; dims?: number }

@@ -107,7 +107,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     expect(before.vectors).toBe(0)
     expect(before.pendingVectors).toBe(FACTS.length)
     const early = await engine.recall('metric units')
-    expect(early.degraded).toBe('no-embedding')
+    expect(early.degraded).toBe('loading')
     expect(early.hits[0]?.text).toBe(FACTS[0])
 
     gated.open()
@@ -131,7 +131,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     const second = await MemoryEngine.open({ name: 'swap', ...idb, embedder: gated })
     // Old-model vectors exist but are never searched against new-model queries.
     const during = await second.recall('metric units')
-    expect(during.degraded).toBe('no-embedding')
+    expect(['loading', 'reembedding']).toContain(during.degraded)
     expect(during.hits.every((h) => h.lists.vector === undefined)).toBe(true)
     gated.open()
     await until(async () => (await second.stats()).pendingVectors === 0)
@@ -155,7 +155,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     await engine.rememberMany(FACTS.map((text) => ({ text })))
     await until(async () => (await engine.stats()).embedder?.state === 'failed')
     const result = await engine.recall('metric units')
-    expect(result.degraded).toBe('no-embedding')
+    expect(result.degraded).toBe('failed')
     expect(result.hits[0]?.text).toBe(FACTS[0])
     await expect(engine.recall('metric units', { mode: 'semantic' })).rejects.toMatchObject({
       name: 'EmbedderUnavailableError',

@@ -330,7 +330,7 @@ describe('MemoryEngine filters, boosts and logs', () => {
     const e = await engine({ embedder: null })
     await e.remember('The owner prefers metric units')
     const result = await e.recall('metric units')
-    expect(result.degraded).toBe('no-embedding')
+    expect(result.degraded).toBe('no-embedder')
     expect(result.hits[0]?.via).toBe('kw')
     await expect(e.recall('metric', { mode: 'semantic' })).rejects.toMatchObject({
       name: 'EmbedderUnavailableError',
