@@ -9,7 +9,12 @@ import {
   type RetrievalOptions,
 } from '../core/options.ts'
 import type { Embedder, MemoryEvent } from '../core/types.ts'
-import { type EngramDatabase, isConstraintError, mapStorageError } from '../storage/index.ts'
+import {
+  type EngramDatabase,
+  isConstraintError,
+  mapStorageError,
+  writeLockName,
+} from '../storage/index.ts'
 import type { EngineOptions } from './engine-options.ts'
 import { IndexSet } from './index-set.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
@@ -23,7 +28,7 @@ export type Lock = <T>(task: () => Promise<T>) => Promise<T>
 function defaultLock(name: string): Lock {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks
   if (!locks) return (task) => task()
-  return (task) => locks.request(`engram:${name}:write`, task)
+  return (task) => locks.request(writeLockName(name), task)
 }
 
 /**

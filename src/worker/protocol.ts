@@ -82,11 +82,4 @@ export interface TabSyncMessage {
   from: string
 }
 
-/** Channel and lock names for a memory. Shared with extension pages of the same origin. */
-export function syncChannelName(memory: string): string {
-  return `engram:${memory}:changes`
-}
-
-export function writeLockName(memory: string): string {
-  return `engram:${memory}:write`
-}
+export { syncChannelName, writeLockName } from '../storage/names.ts'
