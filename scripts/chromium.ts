@@ -32,10 +32,10 @@ export async function chromiumPath(): Promise<string> {
   return packaged.executablePath()
 }
 
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: await chromiumPath(),
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
   })
 }

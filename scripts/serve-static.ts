@@ -151,7 +151,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2)
   const portAt = args.indexOf('--port')
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 4173
-  const root = args.find((a, i) => !a.startsWith('--') && i !== portAt + 1) ?? 'dist'
+  const root = args.find((a, i) => !a.startsWith('--') && i !== portAt + 1) ?? 'dist-app'
   const server = await serveStatic({ root, port, mounts: { '/models/': '.models' } })
   console.log(`serving ${root} at ${server.url}`)
 }

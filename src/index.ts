@@ -1,23 +1,41 @@
 /**
  * Engram: long-term memory for AI assistants, extensions and web apps, kept entirely in the
- * browser. Start with {@link openMemory} (a worker) or {@link openMemoryInProcess} (Node, or
- * hosts without workers).
+ * browser. Three ways in, one {@link MemoryClient}:
+ *
+ * - {@link openMemory}: a page; spawns the bundled worker.
+ * - {@link connectMemory}: a worker or `MessagePort` you created (an extension's offscreen
+ *   document, an iframe host), whose far end runs `engram/worker` or `createMemoryHost`.
+ * - {@link openMemoryInProcess}: Node, tests and hosts without workers; same options.
+ *
+ * {@link MemoryEngine} is the engine itself, for hosts that bring their own `Embedder` object,
+ * clock or write lock (evaluation, benchmarks): no events API, no tab sync.
  */
 
 export type {
+  ChannelLike,
+  ConnectHooks,
+  EmbeddedMemory,
   EmbedderChoice,
+  EmbedderDevice,
+  EmbedderDtype,
+  EmbedMemoryOptions,
+  EngineEnvironment,
+  LocksLike,
   MemoryClient,
+  MemoryOptions,
   OpenMemoryOptions,
   WasmPaths,
   WorkerOpenOptions,
 } from './client/index.ts'
 export {
   connectMemory,
+  embedMemory,
   openMemory,
   openMemoryInProcess,
 } from './client/index.ts'
-export type { InvalidInputCode } from './core/errors.ts'
+export type { ErrorData, InvalidInputCode } from './core/errors.ts'
 export {
+  AccessDeniedError,
   EmbedderUnavailableError,
   EngramError,
   ImportFormatError,
@@ -25,18 +43,38 @@ export {
   MemoryClosedError,
   MemoryNotFoundError,
   RejectedMemoryError,
-  reviveError,
   StorageError,
   StorageFullError,
   WorkerTerminatedError,
 } from './core/errors.ts'
-export type { BoostOptions, LimitOptions, RetrievalOptions } from './core/options.ts'
+export type {
+  BoostOptions,
+  LimitOptions,
+  RetrievalOptions,
+  SelectOptions,
+} from './core/options.ts'
 export {
   DEFAULT_BOOSTS,
   DEFAULT_LIMITS,
   DEFAULT_RETRIEVAL,
 } from './core/options.ts'
 export type * from './core/types.ts'
+export {
+  CONFIDENCE_LEVELS,
+  DEGRADED_REASONS,
+  EMBEDDER_DEVICES,
+  FEEDBACK_KINDS,
+  LIST_NAMES,
+  POISON_POLICIES,
+  RECALL_MODES,
+  RELATION_KINDS,
+  TIERS,
+  TRUST_LEVELS,
+  VIAS,
+} from './core/vocabulary.ts'
+export { DEFAULT_MODEL } from './embedder/model-table.ts'
 export { NgramEmbedder } from './embedder/ngram-embedder.ts'
 export type { EngineOptions } from './engine/engine-options.ts'
+export type { KeywordIndexOptions } from './engine/keyword-index.ts'
 export { MemoryEngine } from './engine/memory-engine.ts'
+export { createMemoryHost } from './host/memory-host.ts'

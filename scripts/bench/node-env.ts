@@ -28,7 +28,7 @@ const collect = runInNewContext('gc') as () => void
  */
 export async function pgliteTemplate(): Promise<Blob> {
   const cached = await readFile(TEMPLATE).catch(() => undefined)
-  if (cached) return new Blob([cached])
+  if (cached) return new Blob([new Uint8Array(cached)])
   const db = await PGlite.create({ extensions: { vector } })
   await db.exec('CREATE EXTENSION IF NOT EXISTS vector')
   const dump = await db.dumpDataDir('none')

@@ -2,7 +2,7 @@
  * One store size, every system, one after another on the same docs and queries. Runs alike in
  * Node and in a Chromium worker; the environment supplies IndexedDB, PGlite, gc and heap.
  */
-import { VectorIndex } from '../../src/core/vector-index.ts'
+import { VectorIndex } from '../../src/core/vector/index.ts'
 import { exactTop10, latency, median, overlap, timeEach } from './measure.ts'
 import { type EngramBenchOptions, EngramSystem } from './systems/engram.ts'
 import { EntityDbScanSystem } from './systems/entitydb-scan.ts'

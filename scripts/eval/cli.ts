@@ -3,28 +3,35 @@
  * kind (LoCoMo: per category), for the generic format and LoCoMo (shared/eval/README.md).
  *
  *   npm run eval -- --dataset ../shared/eval/locomo/locomo-dev.json [--unit turns|observations]
- *     [--mode all|baseline|keyword|semantic|hybrid[,…]] [--embedder ngram|tiny|MODEL_ID|DIR]
- *     [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
+ *     [--mode all|baseline|keyword|semantic|hybrid[,…]] [--embedder ngram|use|tiny|MODEL_ID|DIR]
+ *     [--split all|tune|holdout] [--no-cache] [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
  *     [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]
+ *
+ * `--embedder use` is the Universal Sentence Encoder lite (src/embedder/use-embedder.ts), from
+ * node_modules. Real models' vectors are cached per text under `.scratch/embed-cache/`
+ * (`--no-cache` to skip). `--split` picks LoCoMo's tuning conversations (the first 3 in file
+ * order) or the held-out ones (the last 2); generic files are whole either way.
  *
  * `baseline` is a plain Okapi BM25 (scripts/eval/baseline.ts), not Engram. `--json` prints one
  * JSON object on stdout and nothing else there; progress goes to stderr. LoCoMo category 5
  * (adversarial) is scored and shown apart, never counted in `overall`.
  */
-import { existsSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { Embedder } from '../../src/core/types.ts'
-import { TINY_TEST_MODEL } from '../../src/embedder/model-table.ts'
-import { NgramEmbedder } from '../../src/embedder/ngram-embedder.ts'
-import { DEFAULT_OUT_DIR, ensureModel } from '../make-models.ts'
-import { DEFAULT_LOCOMO_SHAPE, type LocomoShape, loadDataset, type Unit } from './datasets.ts'
+import {
+  DEFAULT_LOCOMO_SHAPE,
+  type LocomoShape,
+  loadDataset,
+  type Split,
+  splitSet,
+  type Unit,
+} from './datasets.ts'
+import { makeEmbedder } from './embedders.ts'
 import { METRICS } from './metrics.ts'
 import { ALL_MODES, type EvalMode, type EvalReport, runEvaluation } from './run.ts'
 
 const USAGE = `usage: npm run eval -- --dataset PATH [--unit turns|observations]
-  [--mode all|baseline|keyword|semantic|hybrid[,...]] [--embedder ngram|tiny|MODEL_ID|DIR]
-  [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
+  [--mode all|baseline|keyword|semantic|hybrid[,...]] [--embedder ngram|use|tiny|MODEL_ID|DIR]
+  [--split all|tune|holdout] [--no-cache] [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
   [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]`
 
 function fail(message: string): never {
@@ -48,36 +55,6 @@ function json(value: string | undefined, flag: string): Record<string, never> | 
     }
   } catch {}
   return fail(`--${flag}: expected a JSON object, got ${JSON.stringify(value)}`)
-}
-
-async function makeEmbedder(name: string, modelsDir: string | undefined): Promise<Embedder> {
-  if (name === 'ngram') return new NgramEmbedder()
-  const { TransformersEmbedder } = await import('../../src/embedder/transformers-embedder.ts')
-  if (name === 'tiny') {
-    await ensureModel('tiny', DEFAULT_OUT_DIR)
-    return new TransformersEmbedder({
-      model: TINY_TEST_MODEL,
-      localDir: resolve(DEFAULT_OUT_DIR),
-      allowRemote: false,
-      device: 'cpu',
-    })
-  }
-  // A model folder given by path (config.json, tokenizer.json, onnx/model.onnx inside): its
-  // name is the model id, looked up under its parent.
-  if (existsSync(join(name, 'config.json'))) {
-    const dir = resolve(name)
-    return new TransformersEmbedder({
-      model: basename(dir),
-      localDir: dirname(dir),
-      allowRemote: false,
-      device: 'cpu',
-    })
-  }
-  return new TransformersEmbedder({
-    model: name,
-    device: 'cpu',
-    ...(modelsDir ? { localDir: resolve(modelsDir), allowRemote: false } : {}),
-  })
 }
 
 const pad = (text: string, width: number) => text.padEnd(width)
@@ -125,6 +102,8 @@ async function main(): Promise<void> {
       unit: { type: 'string', default: 'turns' },
       mode: { type: 'string', default: 'all' },
       embedder: { type: 'string', default: 'ngram' },
+      split: { type: 'string', default: 'all' },
+      'no-cache': { type: 'boolean', default: false },
       'models-dir': { type: 'string' },
       json: { type: 'boolean', default: false },
       keyword: { type: 'string' },
@@ -154,10 +133,11 @@ async function main(): Promise<void> {
     captions: values.captions,
   }
   const started = performance.now()
-  const set = loadDataset(values.dataset, unit, shape)
+  const split = oneOf<Split>(values.split, ['all', 'tune', 'holdout'], 'split')
+  const set = splitSet(loadDataset(values.dataset, unit, shape), split)
   const needsVectors = modes.some((m) => m === 'semantic' || m === 'hybrid')
   const embedder = needsVectors
-    ? await makeEmbedder(values.embedder, values['models-dir'])
+    ? await makeEmbedder(values.embedder, values['models-dir'], !values['no-cache'])
     : undefined
   const keyword = json(values.keyword, 'keyword')
   const retrieval = json(values.retrieval, 'retrieval')

@@ -33,6 +33,8 @@ export interface EvalStore {
   name: string
   items: EvalItem[]
   questions: EvalQuestion[]
+  /** Questions of this store left out, by reason (LoCoMo); the set's `skipped` sums them. */
+  skipped?: Record<string, number>
 }
 
 export interface EvalSet {
@@ -81,6 +83,38 @@ export const DEFAULT_LOCOMO_SHAPE: Readonly<LocomoShape> = Object.freeze({
 
 /** The LoCoMo category left out of `overall`: its questions rest on a false premise. */
 export const ADVERSARIAL = '5'
+
+/** Which part of a dataset to run: everything, the tuning part, or the held-out part. */
+export type Split = 'all' | 'tune' | 'holdout'
+
+/**
+ * How many LoCoMo conversations, in file order, are for tuning; the rest are held out. The rule
+ * was fixed before any tuning: with `locomo-dev.json`'s five conversations, conv-26, conv-30 and
+ * conv-41 tune, conv-42 and conv-43 are held out and run only to report.
+ */
+export const LOCOMO_TUNE_CONVERSATIONS = 3
+
+/**
+ * The part of `set` a split names. LoCoMo splits by conversation ({@link
+ * LOCOMO_TUNE_CONVERSATIONS}); a generic file is one store and is its own split (the personal
+ * sets come as separate tuning and held-out files), so `tune` and `holdout` leave it whole.
+ *
+ * @example
+ * splitSet(locomoDev, 'holdout').stores.map((s) => s.name) // => ['conv-42', 'conv-43']
+ */
+export function splitSet(set: EvalSet, split: Split): EvalSet {
+  if (split === 'all' || set.format !== 'locomo') return set
+  const stores =
+    split === 'tune'
+      ? set.stores.slice(0, LOCOMO_TUNE_CONVERSATIONS)
+      : set.stores.slice(LOCOMO_TUNE_CONVERSATIONS)
+  const skipped: Record<string, number> = {}
+  for (const store of stores) {
+    for (const [why, n] of Object.entries(store.skipped ?? {}))
+      skipped[why] = (skipped[why] ?? 0) + n
+  }
+  return { ...set, name: `${set.name} (${split})`, stores, skipped }
+}
 
 /** Reads either format, telling them apart by shape. */
 export function loadDataset(
@@ -254,10 +288,12 @@ export function fromLocomo(
   shape: LocomoShape = DEFAULT_LOCOMO_SHAPE,
 ): EvalSet {
   const skipped: Record<string, number> = {}
-  const skip = (reason: string) => {
-    skipped[reason] = (skipped[reason] ?? 0) + 1
-  }
   const stores: EvalStore[] = conversations.map((c, index) => {
+    const storeSkipped: Record<string, number> = {}
+    const skip = (reason: string) => {
+      skipped[reason] = (skipped[reason] ?? 0) + 1
+      storeSkipped[reason] = (storeSkipped[reason] ?? 0) + 1
+    }
     const dates = new Map<number, string | null>()
     const turnIds = new Set<string>()
     const turnItems: EvalItem[] = []
@@ -297,7 +333,12 @@ export function fromLocomo(
       }
       questions.push({ query: qa.question, relevant, kind: String(qa.category) })
     }
-    return { name: c.sample_id ?? `conversation ${index + 1}`, items, questions }
+    return {
+      name: c.sample_id ?? `conversation ${index + 1}`,
+      items,
+      questions,
+      skipped: storeSkipped,
+    }
   })
   return { name, format: 'locomo', unit, stores, skipped, apart: [ADVERSARIAL] }
 }

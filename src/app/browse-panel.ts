@@ -1,4 +1,4 @@
-import type { ListOptions, Memory } from '../core/types.ts'
+import type { ListOptions, Memory } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, formatTime, h, parseTags } from './dom.ts'
 import { clearErrors, describeError, showError } from './field-errors.ts'

@@ -1,5 +1,4 @@
-import type { MemoryClient } from '../client/memory-client.ts'
-import type { MemoryEvent } from '../core/types.ts'
+import type { MemoryClient, MemoryEvent } from '../index.ts'
 import type { AppSettings } from './settings.ts'
 
 type Listener<T> = (value: T) => void

@@ -1,9 +1,4 @@
-import {
-  EngramError,
-  ImportFormatError,
-  InvalidInputError,
-  RejectedMemoryError,
-} from '../core/errors.ts'
+import { EngramError, ImportFormatError, InvalidInputError, RejectedMemoryError } from '../index.ts'
 
 /**
  * Shows typed errors next to the field that caused them. A form marks its message slots with

@@ -2,13 +2,17 @@
  * The Engram PWA: one page, one memory in a worker, and a card per verb. Settings come from
  * the URL (`?model=`, `?device=`, `?memory=`, `?remote=0`), see `settings.ts`.
  */
-import { openMemory } from '../client/open-memory.ts'
+import { SiteGrants } from '../connect/index.ts'
+import { openMemory } from '../index.ts'
+import { mountAgentPanel } from './agent-panel.ts'
 import { registerServiceWorker, watchNetwork } from './app-shell.ts'
 import { mountBrowsePanel } from './browse-panel.ts'
+import { mountConnectedSitesPanel } from './connected-sites-panel.ts'
 import { createContext, EventBus } from './context.ts'
 import { byId } from './dom.ts'
 import { describeError } from './field-errors.ts'
 import { mountModelPanel } from './model-panel.ts'
+import { mountPagesPanel } from './pages-panel.ts'
 import { mountRecallLogPanel } from './recall-log-panel.ts'
 import { mountRecallPanel } from './recall-panel.ts'
 import { mountRememberPanel } from './remember-panel.ts'
@@ -31,10 +35,13 @@ async function main(): Promise<void> {
   const model = mountModelPanel(ctx)
   mountRememberPanel(ctx)
   mountRecallPanel(ctx)
+  mountAgentPanel(ctx)
   const browse = mountBrowsePanel(ctx)
+  mountPagesPanel(ctx)
   mountTransferPanel(ctx)
   mountStoragePanel(ctx)
   mountRecallLogPanel(ctx)
+  mountConnectedSitesPanel(SiteGrants.open(), settings.memory)
   await Promise.all([browse.refresh(), model.sync()])
   // A handle for the console and the browser tests.
   Object.assign(globalThis, { engram: { memory, settings } })

@@ -1,10 +1,121 @@
-import type { EmbedderStats, MemoryEvent } from '../core/types.ts'
+import { USE_LITE_MODEL } from '../embedder/index.ts'
+import type { EmbedderStats, MemoryEvent } from '../index.ts'
 import type { AppContext } from './context.ts'
-import { byId, formatBytes } from './dom.ts'
+import { byId, h } from './dom.ts'
+import { USE_CHOICE } from './settings.ts'
+
+/** Where the steps to serve a model from the app's own origin are written up. */
+export const SELF_HOSTING_DOCS = 'https://www.npmjs.com/package/engram#self-hosting-the-model'
+
+/** Why a model did not load, in the terms a user can act on. */
+export type ModelFailureReason =
+  | 'offline-only'
+  | 'not-found'
+  | 'unreachable'
+  | 'out-of-memory'
+  | 'damaged'
+  | 'runtime'
+  | 'unknown'
+
+export interface ModelFailureHelp {
+  reason: ModelFailureReason
+  /** One or two sentences for the notice. */
+  text: string
+}
+
+/**
+ * Turns a load failure (transformers.js', ONNX Runtime's or the browser's words, as the embedder
+ * reported them) into what happened and what to do. Presentation only: nothing branches on it.
+ *
+ * @example
+ * explainModelFailure('could not load m: wasm: Could not locate file: "https://app.example/models/m/onnx/model.onnx".')
+ * // => { reason: 'not-found', text: 'The model’s files were not found at /models/m/ (onnx/model.onnx is missing). …' }
+ */
+export function explainModelFailure(detail: string): ModelFailureHelp {
+  const missing =
+    /(?:Could not locate file|not found locally at|Local file missing at):? "([^"]+)"/i.exec(
+      detail,
+    )?.[1]
+  if (
+    /allowRemoteModels=false|local_files_only=true|local and remote models are disabled/.test(
+      detail,
+    )
+  ) {
+    return {
+      reason: 'offline-only',
+      text: 'The model is not on this device yet and downloading it is switched off (remote=0). Serve it from this app (see the self-hosting steps) or allow the download, then retry.',
+    }
+  }
+  if (missing !== undefined || /ModelFileNotFoundError|\b404\b/.test(detail)) {
+    return { reason: 'not-found', text: notFound(missing) }
+  }
+  if (
+    /out of memory|\bOOM\b|allocation failed|Cannot allocate|failed to allocate|bad_alloc|memory access out of bounds/i.test(
+      detail,
+    )
+  ) {
+    return {
+      reason: 'out-of-memory',
+      text: 'There was not enough memory to load the model. Close other tabs or apps and retry, or pick a smaller model or dtype (q8).',
+    }
+  }
+  if (
+    /Failed to fetch|NetworkError|Load failed|network error|fetch failed|ERR_[A-Z_]+|ENOTFOUND|ECONNREFUSED|ETIMEDOUT/i.test(
+      detail,
+    )
+  ) {
+    return {
+      reason: 'unreachable',
+      text: 'The model host could not be reached: this device may be offline, or the host (huggingface.co) is blocked here. Retry when online, or serve the model from this app.',
+    }
+  }
+  if (/protobuf parsing failed|invalid model|Unexpected token|is not valid JSON/i.test(detail)) {
+    return {
+      reason: 'damaged',
+      text: 'The model files are damaged, or the server answered with something else (a web page) in their place. Check the files at the self-hosted path and retry.',
+    }
+  }
+  // Not the `wasm:` / `webgpu:` device prefix every failure carries: the runtime's own words.
+  if (/no available backend|WebAssembly|onnxruntime|\bAborted\(|\.wasm\b/i.test(detail)) {
+    return {
+      reason: 'runtime',
+      text: 'The on-device runtime (ONNX Runtime) could not start in this browser. Retry, or try another device setting (?device=wasm).',
+    }
+  }
+  return { reason: 'unknown', text: 'The model could not load.' }
+}
+
+function notFound(url: string | undefined): string {
+  if (!url)
+    return 'The model’s files were not found. Check the model id and where it is served from.'
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return `The model’s files were not found (${url} is missing).`
+  }
+  const at = parsed.pathname.search(/\/onnx\/|\/[^/]+$/)
+  const folder = at >= 0 ? parsed.pathname.slice(0, at + 1) : parsed.pathname
+  const file = parsed.pathname.slice(folder.length)
+  if (/(^|\.)(huggingface\.co|hf\.co)$/.test(parsed.hostname)) {
+    return `The Hugging Face hub has no ${file} for this model: check the model id, or pick another dtype.`
+  }
+  return `The model’s files were not found at ${folder} (${file} is missing). Copy the model there as the self-hosting steps describe, then retry.`
+}
+
+/** Decimal units, as the hub and file managers count a download. */
+export function formatDownload(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B'
+  const units = ['B', 'kB', 'MB', 'GB']
+  const i = Math.min(units.length - 1, Math.floor(Math.log10(bytes) / 3))
+  const value = bytes / 1000 ** i
+  return `${value >= 10 || i === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[i]}`
+}
 
 /**
  * The "Model" card: which model, on which device, download progress summed over its files,
- * backfill / re-embed progress, and the keyword-only notice until vectors can be made.
+ * backfill / re-embed progress, and the keyword-only notice until vectors can be made; when the
+ * model fails, why in plain words, a Retry button and the self-hosting steps.
  */
 export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   const name = byId('model-name')
@@ -24,8 +135,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   const seen: number[] = []
 
   const model = ctx.settings.model
-  name.textContent =
-    model === 'none' ? 'none (keyword-only)' : model === 'ngram' ? 'engram/ngram-hash' : model
+  name.textContent = displayName(model)
   setState(model === 'none' ? 'off' : 'loading')
 
   function setState(value: string, detail?: string): void {
@@ -35,16 +145,44 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     notice.hidden = value === 'ready'
     notice.className = value === 'failed' ? 'notice error' : 'notice warn'
     notice.title = detail ?? ''
+    delete notice.dataset.reason
+    if (value === 'failed') {
+      showFailure(detail ?? '')
+      return
+    }
     notice.textContent =
-      value === 'failed'
-        ? `The model could not load, so recall works by keywords only${detail ? `: ${shorten(detail)}` : '.'}`
-        : value === 'off'
-          ? 'No model configured: recall is keyword-only.'
-          : 'Keyword-only until the model is ready.'
+      value === 'off'
+        ? 'No model configured: recall is keyword-only.'
+        : 'Keyword-only until the model is ready.'
+  }
+
+  function showFailure(detail: string): void {
+    const help = explainModelFailure(detail)
+    notice.dataset.reason = help.reason
+    const retry = h('button', { type: 'button', id: 'model-retry', text: 'Retry' })
+    // A fresh page means a fresh worker: the load is tried again with nothing left over.
+    retry.addEventListener('click', () => location.reload())
+    notice.replaceChildren(h('span', { id: 'model-failure', text: help.text }))
+    notice.append(
+      ' Until then, recall works by keywords only. ',
+      retry,
+      ' ',
+      h('a', {
+        id: 'model-self-host',
+        href: SELF_HOSTING_DOCS,
+        target: '_blank',
+        rel: 'noopener',
+        text: 'How to serve the model yourself',
+      }),
+    )
+    if (detail) notice.append(h('span', { class: 'small muted', text: ` (${shorten(detail)})` }))
   }
 
   function onProgress(event: Extract<MemoryEvent, { type: 'model-progress' }>): void {
-    if (event.total > 0) files.set(event.file, { loaded: event.loaded, total: event.total })
+    // Per-file figures only: an aggregate (no file name) would count every byte twice.
+    if (event.file && event.total > 0 && event.status !== 'progress_total') {
+      files.set(event.file, { loaded: event.loaded, total: event.total })
+    }
     let loaded = 0
     let total = 0
     for (const file of files.values()) {
@@ -56,9 +194,10 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     download.value = fraction
     if (seen[seen.length - 1] !== fraction) seen.push(fraction)
     download.dataset.seen = seen.map((v) => v.toFixed(3)).join(' ')
+    download.dataset.total = String(total)
     downloadFile.textContent = `${event.status} ${event.file}`
     downloadPct.textContent =
-      total > 0 ? `${Math.round(fraction * 100)}% of ${formatBytes(total)}` : event.status
+      total > 0 ? `${Math.round(fraction * 100)}% of ${formatDownload(total)}` : event.status
   }
 
   function onWork(label: string, done: number, total: number): void {
@@ -101,7 +240,9 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     name.textContent = embedder.model
     if (embedder.device) device.textContent = deviceLabel(embedder.device)
     if (embedder.state === 'ready') setState('ready')
-    else if (embedder.state === 'failed') setState('failed', embedder.error)
+    else if (embedder.state === 'failed' && state.dataset.state !== 'failed') {
+      setState('failed', embedder.error)
+    }
     if (stats.pendingVectors > 0 && embedder.state === 'ready') {
       onWork('Embedding memories', 0, stats.pendingVectors)
     }
@@ -114,6 +255,14 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
 function shorten(text: string): string {
   const clean = text.replace(/^\[[A-Z_]+\]\s*/, '').replace(/`/g, '')
   return clean.length > 180 ? `${clean.slice(0, 177)}…` : clean
+}
+
+/** The model a `?model=` value loads, as the worker will report it. */
+function displayName(model: string): string {
+  if (model === 'none') return 'none (keyword-only)'
+  if (model === 'ngram') return 'engram/ngram-hash'
+  if (model === USE_CHOICE) return USE_LITE_MODEL
+  return model
 }
 
 function deviceLabel(device: string | undefined): string {

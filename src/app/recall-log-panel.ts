@@ -1,4 +1,4 @@
-import type { RecallLogEntry } from '../core/types.ts'
+import type { RecallLogEntry } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, formatTime, h } from './dom.ts'
 import { describeError } from './field-errors.ts'

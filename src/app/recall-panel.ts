@@ -1,7 +1,9 @@
-import type { Degraded, RecallHit, RecallMode, RecallResult } from '../core/types.ts'
+import type { Degraded, RecallHit, RecallMode, RecallResult } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { clearErrors, showError } from './field-errors.ts'
+import { highlightedHitText } from './highlight-view.ts'
+import { openPage } from './pages-panel.ts'
 
 /** Dispatched on `window` after a recall is shown; `detail` is the query. */
 export const RECALLED = 'engram:recalled'
@@ -12,6 +14,8 @@ const VIA_TITLES: Record<RecallHit['via'], string> = {
   both: 'found by keywords and by meaning',
   alias: 'an exact alias matched',
   tag: 'a tag named in the question matched',
+  rel: 'related to another hit (expand)',
+  recent: 'among the newest memories (the indexes were rebuilding)',
 }
 
 /** The "Recall" card: hybrid search with every hit's evidence and explanation. */
@@ -44,14 +48,15 @@ export function mountRecallPanel(ctx: AppContext): void {
   })
 
   const DEGRADED_WORDS: Record<Degraded, string> = {
-    'no-embedder': 'no embedding model is configured',
-    loading: 'the model is still loading',
-    failed: 'the model could not load',
-    reembedding: 'memories are being re-embedded for a new model',
+    'no-embedder': 'keyword-only: no embedding model is configured',
+    loading: 'keyword-only: the model is still loading',
+    failed: 'keyword-only: the model could not load',
+    reembedding: 'keyword-only: memories are being re-embedded for a new model',
+    recency: 'newest memories only: the indexes are being rebuilt',
   }
 
   function render(result: RecallResult): void {
-    const degraded = result.degraded ? ` · keyword-only: ${DEGRADED_WORDS[result.degraded]}` : ''
+    const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
     meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
     meta.dataset.degraded = result.degraded ?? ''
     if (result.hits.length === 0) {
@@ -92,7 +97,8 @@ function renderHit(hit: RecallHit): HTMLLIElement {
         text: hit.score.toFixed(4),
       }),
     ),
-    h('p', { class: 'hit-text', text: hit.text }),
+    renderPageRef(hit),
+    h('p', { class: 'hit-text' }, ...highlightedHitText(hit.text, hit.highlights)),
     hit.explanation && h('p', { class: 'explanation', text: hit.explanation }),
     hit.memory.tags.length > 0 &&
       h('div', { class: 'tags' }, ...hit.memory.tags.map((tag) => chip(tag, 'tag'))),
@@ -101,4 +107,35 @@ function renderHit(hit: RecallHit): HTMLLIElement {
 
 function chip(text: string, kind: string): HTMLSpanElement {
   return h('span', { class: `chip chip-${kind}`, text })
+}
+
+/** A chunk hit's page: its title (opens the page at this chunk), headings and collapsed rest. */
+function renderPageRef(hit: RecallHit): HTMLElement | undefined {
+  const page = hit.page
+  if (!page) return undefined
+  const open = h('button', {
+    type: 'button',
+    class: 'link page-open',
+    title: 'Open the page at this passage',
+    text: page.title,
+  })
+  open.addEventListener('click', () =>
+    openPage({
+      pageId: page.pageId,
+      start: page.start,
+      end: page.end,
+      // A summary's offsets are not the chunk's.
+      highlights: hit.resolution === 'summary' ? undefined : hit.highlights,
+    }),
+  )
+  return h(
+    'p',
+    { class: 'hit-page' },
+    open,
+    page.headingPath.length > 0 &&
+      h('span', { class: 'hit-headings', text: page.headingPath.join(' › ') }),
+    hit.more !== undefined &&
+      hit.more > 0 &&
+      h('span', { class: 'muted small hit-more', text: `+${hit.more} more from this page` }),
+  )
 }

@@ -1,10 +1,19 @@
-import { DEFAULT_MODEL, type EmbedderChoice, type EmbedderDevice } from '../worker/protocol.ts'
+import { USE_LITE_MODEL } from '../embedder/index.ts'
+import {
+  DEFAULT_MODEL,
+  EMBEDDER_DEVICES,
+  type EmbedderChoice,
+  type EmbedderDevice,
+} from '../index.ts'
 
 /** What the app opens, from the URL, then localStorage, then build-time env, then defaults. */
 export interface AppSettings {
   /** Memory (database) name. `?memory=` @default 'engram-app' */
   memory: string
-  /** `?model=`: a model id, `ngram` (hashed n-grams, no download) or `none` (keyword-only). */
+  /**
+   * `?model=`: a transformers.js model id, `use` (USE-lite, served by this app: semantic recall
+   * without the Hugging Face hub), `ngram` (hashed n-grams, no download) or `none` (keyword-only).
+   */
   model: string
   /** `?device=` @default 'auto' */
   device: EmbedderDevice
@@ -13,7 +22,7 @@ export interface AppSettings {
 }
 
 const STORAGE_KEY = 'engram.settings'
-const DEVICES: EmbedderDevice[] = ['auto', 'webgpu', 'wasm', 'cpu']
+const DEVICES: readonly EmbedderDevice[] = EMBEDDER_DEVICES
 
 /**
  * Reads the settings; URL parameters win and are remembered, so a bookmark with `?model=…`
@@ -38,10 +47,13 @@ export function readSettings(url = new URL(location.href)): AppSettings {
   return settings
 }
 
+/** The `?model=` value that picks USE-lite, whose files the app ships and precaches. */
+export const USE_CHOICE = 'use'
+
 /**
  * The embedder the worker should build. A model found under `/models/<id>/` on this origin is
  * loaded from there (and cached by the service worker); otherwise from the Hugging Face hub.
- * ONNX Runtime always comes from this origin.
+ * ONNX Runtime always comes from this origin. USE-lite and TF.js' wasm are always this origin's.
  */
 export async function embedderChoice(
   settings: AppSettings,
@@ -49,6 +61,14 @@ export async function embedderChoice(
 ): Promise<EmbedderChoice> {
   if (settings.model === 'none') return { kind: 'none' }
   if (settings.model === 'ngram') return { kind: 'ngram' }
+  if (settings.model === USE_CHOICE || settings.model === USE_LITE_MODEL) {
+    return {
+      kind: 'use',
+      // Absolute: the worker would resolve a relative URL against its own script.
+      modelUrl: new URL(`models/${USE_LITE_MODEL}/`, base).href,
+      wasmPaths: new URL('tfjs/', base).href,
+    }
+  }
   const modelBase = new URL('models/', base).href
   const selfHosted = await isSelfHosted(new URL(`${settings.model}/config.json`, modelBase).href)
   return {
@@ -57,10 +77,6 @@ export async function embedderChoice(
     ...(selfHosted ? { modelBase } : {}),
     allowRemote: selfHosted || settings.allowRemote,
     device: settings.device,
-    wasmPaths: {
-      mjs: new URL('ort/ort-wasm-simd-threaded.asyncify.mjs', base).href,
-      wasm: new URL('ort/ort-wasm-simd-threaded.asyncify.wasm', base).href,
-    },
   }
 }
 

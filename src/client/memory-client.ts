@@ -1,5 +1,5 @@
 import type { MemoryApi, MemoryEventListener } from '../core/types.ts'
-import type { WorkerOpenOptions } from '../worker/protocol.ts'
+import type { WorkerOpenOptions } from '../host/protocol.ts'
 
 /**
  * A memory as the page sees it: the whole {@link MemoryApi}, plus events and a hard stop.
@@ -27,7 +27,15 @@ export interface MemoryClient extends MemoryApi {
   readonly runsIn: 'worker' | 'process'
 }
 
-/** How to open a memory from a page (or in Node, in process). Only `name` is required. */
+/**
+ * How to open a memory from a page (or in Node, in process). Only `name` is required. Every
+ * field but these two is plain data (`MemoryOptions` plus the embedder choice and tab sync), so
+ * the same options open a memory in a worker or on this thread.
+ *
+ * @example
+ * await openMemory({ name: 'notes', writeBatch: 100, keyword: { prefixMinLength: 3 } })
+ * // => a MemoryClient whose worker coalesces at most 100 writes per transaction
+ */
 export interface OpenMemoryOptions extends WorkerOpenOptions {
   /** First event listener; more can be added with `on()`. */
   onEvent?: MemoryEventListener

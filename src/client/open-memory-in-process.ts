@@ -1,5 +1,6 @@
 import { MemoryClosedError } from '../core/errors.ts'
-import { type EngineEnvironment, openEngine } from '../worker/open-engine.ts'
+import { type EngineEnvironment, openEngine } from '../host/open-engine.ts'
+import { createClient } from './create-client.ts'
 import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
 
@@ -19,50 +20,33 @@ export async function openMemoryInProcess(
   env: EngineEnvironment = {},
 ): Promise<MemoryClient> {
   const events = eventListeners(options.onEvent)
-  const dispatch = events.dispatch
   const { onEvent: _onEvent, worker: _worker, ...openOptions } = options
-  const { engine, dispose } = await openEngine(openOptions, dispatch, env)
+  const { engine, dispose } = await openEngine(openOptions, events.dispatch, env)
   let closed = false
-  const live = <T>(run: () => Promise<T>): Promise<T> =>
-    closed ? Promise.reject(new MemoryClosedError()) : run()
-
-  return {
-    runsIn: 'process',
-    get closed() {
-      return closed
-    },
-    on(listener) {
-      return events.on(listener)
-    },
-    terminate() {
-      if (closed) return
-      closed = true
-      dispose()
-      void engine.close().catch(() => {})
-    },
-    async close() {
-      if (closed) return
-      closed = true
-      try {
-        await engine.close()
-      } finally {
+  return createClient(
+    (method, args) =>
+      closed
+        ? Promise.reject(new MemoryClosedError())
+        : Reflect.apply(engine[method], engine, args),
+    {
+      runsIn: 'process',
+      events,
+      isClosed: () => closed,
+      terminate() {
+        if (closed) return
+        closed = true
         dispose()
-      }
+        void engine.close().catch(() => {})
+      },
+      async close() {
+        if (closed) return
+        closed = true
+        try {
+          await engine.close()
+        } finally {
+          dispose()
+        }
+      },
     },
-    remember: (text, rememberOptions) => live(() => engine.remember(text, rememberOptions)),
-    rememberMany: (items) => live(() => engine.rememberMany(items)),
-    update: (id, patch) => live(() => engine.update(id, patch)),
-    forget: (id) => live(() => engine.forget(id)),
-    get: (id) => live(() => engine.get(id)),
-    list: (listOptions) => live(() => engine.list(listOptions)),
-    count: (filter) => live(() => engine.count(filter)),
-    recall: (query, recallOptions) => live(() => engine.recall(query, recallOptions)),
-    recallLog: (logOptions) => live(() => engine.recallLog(logOptions)),
-    clearRecallLog: () => live(() => engine.clearRecallLog()),
-    stats: () => live(() => engine.stats()),
-    verify: () => live(() => engine.verify()),
-    exportMemories: (exportOptions) => live(() => engine.exportMemories(exportOptions)),
-    importMemories: (jsonl, importOptions) =>
-      live(() => engine.importMemories(jsonl, importOptions)),
-  }
+  )
 }

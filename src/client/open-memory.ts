@@ -4,7 +4,8 @@ import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
 /**
  * Opens a memory in a dedicated module worker and returns it as a typed {@link MemoryClient}.
  * The engine, IndexedDB and the model all live in the worker; the page only sends messages.
- * In Node, or where workers cannot start, use `openMemoryInProcess` (same API).
+ * In Node, or where workers cannot start, use `openMemoryInProcess` (same API); for a worker
+ * or port you created yourself, `connectMemory`.
  *
  * @example
  * const memory = await openMemory({ name: 'assistant', embedder: { kind: 'transformers' } })
@@ -22,6 +23,7 @@ function spawnWorker(name: string): Worker {
       'openMemory needs Web Workers, which this environment lacks: use openMemoryInProcess instead',
     )
   }
+  // A URL, not an import: the bundler builds the worker entry as its own chunk.
   return new Worker(new URL('../worker/memory-worker.ts', import.meta.url), {
     type: 'module',
     name: `engram:${name}`,

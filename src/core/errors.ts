@@ -1,8 +1,8 @@
 /**
  * The error catalogue. Each error is a class with a distinct `name` and a stable `code`.
- * Across a worker boundary only `name`, `message` and `stack` survive, so the client rebuilds
- * errors with {@link reviveError}; codes that vary per instance are carried in the message
- * prefix `[CODE]` for that reason.
+ * A structured clone keeps only an error's `name`, `message` and `stack`, so errors cross a
+ * worker boundary as data ({@link errorToData}) and the page rebuilds the class by `name`
+ * ({@link reviveError}), never by reading the message.
  */
 
 export abstract class EngramError extends Error {
@@ -21,6 +21,8 @@ export type InvalidInputCode =
   | 'BAD_OPTION'
   | 'BAD_ID'
   | 'DUPLICATE_TEXT'
+  | 'BAD_META'
+  | 'META_TOO_LARGE'
 
 /** The caller passed something Engram cannot store or use. Nothing was written. */
 export class InvalidInputError extends EngramError {
@@ -29,6 +31,7 @@ export class InvalidInputError extends EngramError {
   /** The argument or option at fault, e.g. `'text'`, `'tags[2]'`, `'k'`. */
   readonly field: string
   constructor(code: InvalidInputCode, field: string, message: string) {
+    // The code and field stay in the message too: it is what a log line or a console shows.
     super(`[${code}] ${field}: ${message}`)
     this.code = code
     this.field = field
@@ -39,7 +42,7 @@ export class MemoryNotFoundError extends EngramError {
   override readonly name = 'MemoryNotFoundError'
   readonly code = 'NOT_FOUND'
   constructor(readonly id: string) {
-    super(`[NOT_FOUND] no memory with id ${JSON.stringify(id)}`)
+    super(`no memory with id ${JSON.stringify(id)}`)
   }
 }
 
@@ -51,7 +54,7 @@ export class RejectedMemoryError extends EngramError {
     readonly rules: string[],
     message = `text matched the memory-poisoning screen: ${rules.join(', ')}`,
   ) {
-    super(`[REJECTED] ${message}`)
+    super(message)
   }
 }
 
@@ -60,7 +63,7 @@ export class StorageError extends EngramError {
   override readonly name = 'StorageError'
   readonly code = 'STORAGE'
   constructor(message: string, options?: { cause?: unknown }) {
-    super(`[STORAGE] ${message}`, options)
+    super(message, options)
   }
 }
 
@@ -72,7 +75,7 @@ export class StorageFullError extends EngramError {
     message = 'storage quota exceeded: free space (forget or export old memories) or ask the browser for persistent storage',
     options?: { cause?: unknown },
   ) {
-    super(`[STORAGE_FULL] ${message}`, options)
+    super(message, options)
   }
 }
 
@@ -81,7 +84,7 @@ export class MemoryClosedError extends EngramError {
   override readonly name = 'MemoryClosedError'
   readonly code = 'CLOSED'
   constructor(message = 'the memory is closed', options?: { cause?: unknown }) {
-    super(`[CLOSED] ${message}`, options)
+    super(message, options)
   }
 }
 
@@ -90,7 +93,7 @@ export class EmbedderUnavailableError extends EngramError {
   override readonly name = 'EmbedderUnavailableError'
   readonly code = 'EMBEDDER_UNAVAILABLE'
   constructor(message: string, options?: { cause?: unknown }) {
-    super(`[EMBEDDER_UNAVAILABLE] ${message}`, options)
+    super(message, options)
   }
 }
 
@@ -99,7 +102,7 @@ export class WorkerTerminatedError extends EngramError {
   override readonly name = 'WorkerTerminatedError'
   readonly code = 'WORKER_TERMINATED'
   constructor(message = 'the memory worker stopped before answering') {
-    super(`[WORKER_TERMINATED] ${message}`)
+    super(message)
   }
 }
 
@@ -111,58 +114,109 @@ export class ImportFormatError extends EngramError {
     readonly line: number,
     message: string,
   ) {
-    super(`[IMPORT_FORMAT] line ${line}: ${message}`)
+    super(`line ${line}: ${message}`)
   }
 }
 
-type ErrorFactory = (message: string) => EngramError
-
-const CODE_PREFIX = /^\[([A-Z_]+)\]\s*/
-
-/** Strips the `[CODE] ` prefix a message carries, for rebuilding an error from its message. */
-function body(message: string): string {
-  return message.replace(CODE_PREFIX, '')
-}
-
-const REVIVERS: Record<string, ErrorFactory> = {
-  InvalidInputError: (m) => {
-    const code = (CODE_PREFIX.exec(m)?.[1] ?? 'BAD_OPTION') as InvalidInputCode
-    const rest = body(m)
-    const colon = rest.indexOf(': ')
-    return colon > 0
-      ? new InvalidInputError(code, rest.slice(0, colon), rest.slice(colon + 2))
-      : new InvalidInputError(code, 'input', rest)
-  },
-  MemoryNotFoundError: (m) => {
-    const id = /id "(.*)"$/.exec(m)?.[1] ?? ''
-    return new MemoryNotFoundError(id)
-  },
-  RejectedMemoryError: (m) => {
-    const rules = /screen: (.*)$/.exec(m)?.[1]?.split(', ') ?? []
-    return new RejectedMemoryError(rules, body(m))
-  },
-  StorageError: (m) => new StorageError(body(m)),
-  StorageFullError: (m) => new StorageFullError(body(m)),
-  MemoryClosedError: (m) => new MemoryClosedError(body(m)),
-  EmbedderUnavailableError: (m) => new EmbedderUnavailableError(body(m)),
-  WorkerTerminatedError: (m) => new WorkerTerminatedError(body(m)),
-  ImportFormatError: (m) => {
-    const line = Number(/line (\d+):/.exec(m)?.[1] ?? 0)
-    return new ImportFormatError(line, body(m).replace(/^line \d+: /, ''))
-  },
+/**
+ * Another origin asked for something the user has not allowed: the origin was denied, its
+ * access was revoked, it named a namespace it was not granted, or it called a method the host
+ * does not offer to other origins. Nothing was read or written.
+ *
+ * @example
+ * await memory.recall('units') // after the user revoked this site in "Connected sites"
+ * // => throws AccessDeniedError { code: 'ACCESS_DENIED', origin: 'https://example.test' }
+ */
+export class AccessDeniedError extends EngramError {
+  override readonly name = 'AccessDeniedError'
+  readonly code = 'ACCESS_DENIED'
+  constructor(
+    /** The origin that was refused, e.g. `'https://example.test'`. */
+    readonly origin: string,
+    message = `${origin} is not allowed to use this memory`,
+  ) {
+    super(message)
+  }
 }
 
 /**
- * Rebuilds a catalogue error from what survived a structured clone (`name`, `message`, `stack`).
- * Unknown names come back as they are.
+ * An error as it crosses a worker boundary: plain data, so every field survives the structured
+ * clone. Fields a class does not have are left out.
+ *
+ * @example
+ * errorToData(new ImportFormatError(3, 'expected a JSON object'))
+ * // => { name: 'ImportFormatError', message: 'line 3: expected a JSON object', stack: '…',
+ * //      code: 'IMPORT_FORMAT', line: 3 }
  */
-export function reviveError(error: unknown): unknown {
-  if (!error || typeof error !== 'object') return error
-  const { name, message, stack } = error as { name?: unknown; message?: unknown; stack?: unknown }
-  if (typeof name !== 'string' || typeof message !== 'string') return error
-  const revive = REVIVERS[name]
-  if (!revive) return error
-  const revived = revive(message)
-  if (typeof stack === 'string') revived.stack = stack
-  return revived
+export interface ErrorData {
+  name: string
+  message: string
+  stack?: string
+  code?: string
+  /** {@link InvalidInputError.field} */
+  field?: string
+  /** {@link MemoryNotFoundError.id} */
+  id?: string
+  /** {@link ImportFormatError.line} */
+  line?: number
+  /** {@link RejectedMemoryError.rules} */
+  rules?: string[]
+  /** {@link AccessDeniedError.origin} */
+  origin?: string
+}
+
+const DATA_FIELDS = ['code', 'field', 'id', 'line', 'rules', 'origin'] as const
+
+/** Turns an error into {@link ErrorData}; {@link reviveError} turns it back. */
+export function errorToData(error: Error): ErrorData {
+  const data: ErrorData = { name: error.name, message: error.message }
+  if (typeof error.stack === 'string') data.stack = error.stack
+  if (error instanceof EngramError) {
+    const fields = error as Partial<Record<(typeof DATA_FIELDS)[number], unknown>>
+    for (const key of DATA_FIELDS) {
+      const value = fields[key]
+      if (value !== undefined)
+        Object.assign(data, { [key]: Array.isArray(value) ? [...value] : value })
+    }
+  }
+  return data
+}
+
+/** Builds each catalogue class from its data; the message is then set to the one sent. */
+const REVIVERS: Record<string, (data: ErrorData) => EngramError> = {
+  InvalidInputError: (d) => new InvalidInputError(d.code as InvalidInputCode, d.field ?? '', ''),
+  MemoryNotFoundError: (d) => new MemoryNotFoundError(d.id ?? ''),
+  RejectedMemoryError: (d) => new RejectedMemoryError(d.rules ?? []),
+  StorageError: () => new StorageError(''),
+  StorageFullError: () => new StorageFullError(),
+  MemoryClosedError: () => new MemoryClosedError(),
+  EmbedderUnavailableError: () => new EmbedderUnavailableError(''),
+  WorkerTerminatedError: () => new WorkerTerminatedError(),
+  ImportFormatError: (d) => new ImportFormatError(d.line ?? 0, ''),
+  AccessDeniedError: (d) => new AccessDeniedError(d.origin ?? ''),
+}
+
+/** The names {@link reviveError} rebuilds as their own class. */
+export const ERROR_NAMES = Object.freeze(Object.keys(REVIVERS))
+
+/**
+ * Rebuilds an error from the {@link ErrorData} that crossed a boundary: a catalogue class by
+ * `name` with all its fields, any other name as a plain `Error` carrying that name. Anything
+ * that is not error data (an `Error` raised on this side, a thrown string) comes back as it is.
+ */
+export function reviveError(thrown: unknown): unknown {
+  if (!isErrorData(thrown)) return thrown
+  const error = Object.hasOwn(REVIVERS, thrown.name) ? REVIVERS[thrown.name]!(thrown) : new Error()
+  error.name = thrown.name
+  error.message = thrown.message
+  if (thrown.stack !== undefined) error.stack = thrown.stack
+  return error
+}
+
+function isErrorData(value: unknown): value is ErrorData {
+  if (!value || typeof value !== 'object' || value instanceof Error) return false
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return false
+  const { name, message } = value as Partial<ErrorData>
+  return typeof name === 'string' && typeof message === 'string'
 }

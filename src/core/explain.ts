@@ -37,6 +37,11 @@ export interface ExplainInput {
   /** How `fused` was computed: RRF or the score fusion; names it in the line. @default 'rrf' */
   method?: 'rrf' | 'score'
   boosts: readonly Boost[]
+  /**
+   * What the confidence boost was computed from (`describeConfidence`); shown in its place,
+   * `confidence 0.62 (0.90 at write; …) x0.98`.
+   */
+  confidence?: string
   /** 1-based final rank. */
   rank: number
 }
@@ -73,10 +78,14 @@ export function explainHit(input: ExplainInput): string {
   if (tag) parts.push(`tag (#${tag.rank})`)
   const boosts =
     input.boosts.length > 0
-      ? `boosts: ${input.boosts.map((b) => `${b.name} x${formatFactor(b.factor)}`).join(', ')}`
+      ? `boosts: ${input.boosts.map((b) => `${boostLabel(b, input.confidence)} x${formatFactor(b.factor)}`).join(', ')}`
       : 'no boosts'
   const label = input.method === 'score' ? 'fused' : 'rrf'
   return `${parts.join(' + ')} -> ${label} ${formatFused(input.fused)}; ${boosts} -> #${input.rank}`
+}
+
+function boostLabel(boost: Boost, confidence: string | undefined): string {
+  return boost.name === 'confidence' && confidence ? confidence : boost.name
 }
 
 function formatFused(fused: number): string {

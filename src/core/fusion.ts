@@ -1,4 +1,5 @@
 import { InvalidInputError } from './errors'
+import { DEFAULT_SCORE_FLOORS, DEFAULT_SCORE_SHARES, DEFAULT_TIE_EPSILON } from './options'
 import type { ListEvidence, ListName } from './types'
 
 /** One entry of a ranked list: a memory id and the list's raw score for it. */
@@ -54,21 +55,6 @@ export interface FuseOptions {
   tieEpsilon?: number | Partial<Record<ListName, number>>
 }
 
-/**
- * Default tie epsilons. BM25 scores of templated facts ("X's brother is Y", "X's sister is Z")
- * differ only through length normalisation, about 6 % per token of length on short facts, while a
- * real keyword preference moves the score by 25 % (a repeated term) to 100 % or more (an extra
- * matched term, which MiniSearch also multiplies in): keyword gaps up to 10 % are ties, 20 % and
- * beyond are clear. Cosines sit on a fine absolute scale where 0.83 against 0.81 is a real
- * preference, so the vector list keeps its ranks; alias and tag hits all score 1 and tie anyway.
- */
-export const DEFAULT_TIE_EPSILON: Readonly<Record<ListName, number>> = Object.freeze({
-  keyword: 0.1,
-  vector: 0,
-  alias: 0,
-  tag: 0,
-})
-
 interface Accumulator {
   candidate: FusedCandidate
   listCount: number
@@ -112,16 +98,7 @@ export function fuse(
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as RankedItem
       const rank = ranks[i] as number
-      let acc = byId.get(item.id)
-      if (!acc) {
-        acc = {
-          candidate: { id: item.id, fused: 0, lists: {}, fusionRanks: {} },
-          listCount: 0,
-          bestRank: Number.POSITIVE_INFINITY,
-          agreement: 0,
-        }
-        byId.set(item.id, acc)
-      }
+      const acc = accumulatorOf(byId, item.id)
       acc.candidate.fused += weight / (rrfK + rank)
       acc.candidate.lists[list.name] = { rank: i + 1, score: item.score }
       acc.candidate.fusionRanks[list.name] = rank
@@ -217,6 +194,21 @@ function uniqueItems(list: RankedList): RankedItem[] {
   return out
 }
 
+/** The accumulator of `id`, created empty on first sight. */
+function accumulatorOf(byId: Map<string, Accumulator>, id: string): Accumulator {
+  let acc = byId.get(id)
+  if (!acc) {
+    acc = {
+      candidate: { id, fused: 0, lists: {}, fusionRanks: {} },
+      listCount: 0,
+      bestRank: Number.POSITIVE_INFINITY,
+      agreement: 0,
+    }
+    byId.set(id, acc)
+  }
+  return acc
+}
+
 function compareAccumulators(a: Accumulator, b: Accumulator): number {
   const fa = a.candidate.fused
   const fb = b.candidate.fused
@@ -265,31 +257,6 @@ export interface CombineOptions {
 }
 
 /**
- * Shares of {@link CombineOptions.shares}. The vector list's 0.4 (a semantic share of
- * 0.4 / 1.4 ≈ 0.29 against BM25) was set on the dev sets of `npm run eval` (docs/quality.md):
- * with the n-gram test embedder, whose cosines add little to BM25's evidence, hybrid then
- * matches or beats keyword-only on hit@5 and MRR on every set, and equal shares do not. A
- * stronger model earns more: `weights.vector` multiplies it per recall (2.5 for equal shares).
- */
-export const DEFAULT_SCORE_SHARES: Readonly<Record<ListName, number>> = Object.freeze({
-  keyword: 1,
-  vector: 0.4,
-  alias: 1,
-  tag: 1,
-})
-
-/**
- * Floors of {@link CombineOptions.floors}: BM25 is never below 0; a cosine of unit vectors never
- * below -1; alias and tag scores are on [0, 1] already.
- */
-export const DEFAULT_SCORE_FLOORS: Readonly<Record<ListName, number>> = Object.freeze({
-  keyword: 0,
-  vector: -1,
-  alias: 0,
-  tag: 0,
-})
-
-/**
  * Score fusion: a convex combination of each list's normalised scores (Bruch et al., "An
  * Analysis of Fusion Functions for Hybrid Retrieval", 2023: theoretical-min/observed-max
  * normalisation, "TM2C2"): fused = Σ weight × share × (score − floor) / (top − floor) over the
@@ -327,22 +294,14 @@ export function combine(
     const share = weight * shares[list.name]
     const scores = smoothTies(items, tieEpsilonFor(list.name, options.tieEpsilon))
     const floor = floors[list.name]
-    const top = absolute.includes(list.name) ? 1 : Math.max(...scores)
+    // A loop, not Math.max(...scores): a spread of a long list overflows the call stack.
+    const top = absolute.includes(list.name) ? 1 : maxOf(scores)
     const span = top - floor
     active.push({ name: list.name, share, floor, span })
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as RankedItem
       const normal = span > 0 ? clamp01(((scores[i] as number) - floor) / span) : 1
-      let acc = byId.get(item.id)
-      if (!acc) {
-        acc = {
-          candidate: { id: item.id, fused: 0, lists: {}, fusionRanks: {} },
-          listCount: 0,
-          bestRank: Number.POSITIVE_INFINITY,
-          agreement: 0,
-        }
-        byId.set(item.id, acc)
-      }
+      const acc = accumulatorOf(byId, item.id)
       acc.candidate.fused += share * normal
       acc.candidate.lists[list.name] = { rank: i + 1, score: item.score }
       acc.candidate.fusionRanks[list.name] = i + 1
@@ -387,6 +346,12 @@ export function smoothTies(items: readonly RankedItem[], epsilon: number): numbe
     }
     return sum / n
   })
+}
+
+function maxOf(values: readonly number[]): number {
+  let max = Number.NEGATIVE_INFINITY
+  for (const value of values) if (value > max) max = value
+  return max
 }
 
 function clamp01(x: number): number {

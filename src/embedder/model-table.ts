@@ -1,6 +1,7 @@
 /**
  * What Engram knows about each embedding model: how to pool token vectors, the instruction
- * prepended to queries, and the vector length. One table, so adding a model is one line.
+ * prepended to queries, and the vector length. One table per runtime, so adding a model is one
+ * line.
  */
 
 /** How token vectors become one text vector: the `[CLS]` token's, or the mean over real tokens. */
@@ -62,6 +63,28 @@ export const MODEL_TABLE: Readonly<Record<string, Readonly<ModelSettings>>> = Ob
     normalize: true,
   },
 })
+
+/** The Universal Sentence Encoder lite, run by `UseEmbedder` (TF.js), not transformers.js. */
+export const USE_LITE_MODEL = 'google/universal-sentence-encoder-lite'
+
+/** A model that runs on TF.js: its graph pools and takes no query instruction. */
+export interface TfjsModelSettings {
+  /** The embedder class that loads it (from `engram/embedder`). */
+  embedder: 'UseEmbedder'
+  /** Vector length. */
+  dims: number
+  /** Vectors are always L2-normalised, so cosine is a dot product. */
+  normalize: true
+}
+
+/**
+ * Models outside transformers.js. Kept apart from {@link MODEL_TABLE} because
+ * `TransformersEmbedder` must not find them there: they have no ONNX files or pooling setting.
+ */
+export const TFJS_MODEL_TABLE: Readonly<Record<string, Readonly<TfjsModelSettings>>> =
+  Object.freeze({
+    [USE_LITE_MODEL]: { embedder: 'UseEmbedder', dims: 512, normalize: true },
+  })
 
 /** The table's settings for `model`, or `undefined` when Engram does not know it. */
 export function modelSettings(model: string): Readonly<ModelSettings> | undefined {

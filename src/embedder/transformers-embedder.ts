@@ -4,7 +4,7 @@
  * Web Worker, a page, or Node; it touches no DOM.
  */
 
-import type { DataType, ProgressInfo } from '@huggingface/transformers'
+import type { ProgressInfo } from '@huggingface/transformers'
 import { EmbedderUnavailableError, InvalidInputError } from '../core/errors.ts'
 import type {
   Embedder,
@@ -21,6 +21,37 @@ import { DEFAULT_MODEL, DEFAULT_POOLING, modelSettings, type Pooling } from './m
  * in Node, `'wasm'` only in browsers and workers.
  */
 export type EmbedderDevice = 'auto' | 'webgpu' | 'wasm' | 'cpu'
+
+/**
+ * Weight precision, which picks the ONNX file and so the download: `'fp32'` →
+ * `onnx/model.onnx`, `'fp16'` → `onnx/model_fp16.onnx`, `'q8'` → `onnx/model_quantized.onnx`,
+ * `'int8'` / `'uint8'` / `'q4'` / `'q4f16'` / `'bnb4'` → `onnx/model_<dtype>.onnx`; `'auto'`
+ * takes the model's `config.json` (`transformers.js_config.dtype`), else transformers.js'
+ * default for the device. For Xenova/bge-small-en-v1.5: fp32 133 MB, fp16 67 MB, q8 34 MB.
+ */
+export type EmbedderDtype =
+  | 'fp32'
+  | 'fp16'
+  | 'q8'
+  | 'int8'
+  | 'uint8'
+  | 'q4'
+  | 'q4f16'
+  | 'bnb4'
+  | 'auto'
+
+/** Every {@link EmbedderDtype}, for validating options that arrive as data. */
+export const EMBEDDER_DTYPES: readonly EmbedderDtype[] = Object.freeze([
+  'fp32',
+  'fp16',
+  'q8',
+  'int8',
+  'uint8',
+  'q4',
+  'q4f16',
+  'bnb4',
+  'auto',
+])
 
 /** A model file's load progress: the `model-progress` {@link MemoryEvent} without its `type`. */
 export type ModelProgressEvent = Omit<Extract<MemoryEvent, { type: 'model-progress' }>, 'type'>
@@ -62,17 +93,22 @@ export interface TransformersEmbedderOptions {
   /** @default 'auto' */
   device?: EmbedderDevice
   /**
-   * Weight precision; picks the ONNX file: `'fp32'` → `onnx/model.onnx`, `'q8'` →
-   * `onnx/model_quantized.onnx`, `'fp16'` → `onnx/model_fp16.onnx`. fp32 exists for every
-   * exported model, so it is the safe default; `'q8'` is a quarter of the download for
-   * Xenova/bge-small-en-v1.5 (34 MB vs 133 MB) at slightly different vectors.
-   * @default 'fp32'
+   * Weight precision, and so which file is downloaded (see {@link EmbedderDtype}). By default
+   * `'q8'` on WASM (a quarter of fp32's download; ONNX Runtime Web runs it fastest) and in the
+   * `'auto'` device trial (one download for both devices), `'fp32'` on WebGPU and in Node. When
+   * the default's file cannot be fetched (a self-hosted folder with only `onnx/model.onnx`, or
+   * offline with only fp32 cached), fp32 is loaded instead; a dtype given here is never swapped.
+   * @default 'q8' on WASM, 'fp32' on WebGPU and Node CPU
+   * @example new TransformersEmbedder({ dtype: 'fp16', device: 'webgpu' }) // => loads onnx/model_fp16.onnx
    */
-  dtype?: DataType
+  dtype?: EmbedderDtype
   /**
    * Where ONNX Runtime Web's `ort-wasm-simd-threaded*.{mjs,wasm}` are served from (a URL prefix
-   * or `{ mjs, wasm }` URLs), so no CDN request is made. transformers.js otherwise fetches them
-   * from cdn.jsdelivr.net. Browsers only; ignored by onnxruntime-node. Process-wide.
+   * or `{ mjs, wasm }` URLs). Rarely needed: without it, ONNX Runtime loads the wasm its own
+   * script names with `new URL(…, import.meta.url)`, which the app's bundler emits beside the
+   * worker on the app's own origin — never transformers.js' default CDN (cdn.jsdelivr.net).
+   * Browsers only; ignored by onnxruntime-node. Process-wide.
+   * @default undefined (the file the bundler emitted)
    * @example wasmPaths: '/ort/' // with node_modules/onnxruntime-web/dist/ort-wasm-* copied there
    */
   wasmPaths?: string | { mjs: string; wasm: string }
@@ -92,8 +128,14 @@ export interface TransformersEmbedderOptions {
 }
 
 export const DEFAULT_EMBEDDER_BATCH_SIZE = 32
-export const DEFAULT_EMBEDDER_DTYPE: DataType = 'fp32'
+/** The dtype where no smaller default applies (WebGPU, Node CPU), and the fallback for the others. */
+export const DEFAULT_EMBEDDER_DTYPE: EmbedderDtype = 'fp32'
+/** The dtype on WASM, and in the `'auto'` device trial. */
+export const DEFAULT_WASM_DTYPE: EmbedderDtype = 'q8'
 const MAX_BATCH_SIZE = 1024
+
+/** What transformers.js sets `wasmPaths` to when nobody has: files on a CDN. */
+const CDN_WASM_PATHS = /^https:\/\/cdn\.jsdelivr\.net\//
 
 /** Texts timed on each device when `device: 'auto'` has WebGPU to choose from. */
 const TRIAL_TEXTS = [
@@ -207,6 +249,12 @@ export class TransformersEmbedder implements Embedder {
         `expected an integer from 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`,
       )
     }
+    if (options.dtype !== undefined && !EMBEDDER_DTYPES.includes(options.dtype)) {
+      throw badOption(
+        'dtype',
+        `expected one of ${EMBEDDER_DTYPES.join(', ')}, got ${JSON.stringify(options.dtype)}`,
+      )
+    }
     if (options.dims !== undefined && (!Number.isInteger(options.dims) || options.dims < 1)) {
       throw badOption('dims', `expected a positive integer, got ${options.dims}`)
     }
@@ -297,7 +345,7 @@ export class TransformersEmbedder implements Embedder {
     this.#error = undefined
     this.#trial = undefined
     try {
-      const transformers = await import('@huggingface/transformers')
+      const transformers = await importTransformers(this.#node)
       this.#configure(transformers)
       const { pipe, device, trial } = await this.#pickDevice(transformers)
       this.#pipe = pipe
@@ -326,7 +374,11 @@ export class TransformersEmbedder implements Embedder {
     // env.backends.onnx.wasm is ONNX Runtime's own settings object (transformers.js copies the
     // reference), so the property must be set on it rather than the object replaced.
     const wasm = env.backends.onnx.wasm
-    if (wasmPaths !== undefined && wasm) wasm.wasmPaths = wasmPaths
+    if (!wasm) return
+    if (wasmPaths !== undefined) wasm.wasmPaths = wasmPaths
+    // transformers.js points ORT at a CDN at import. Cleared, ORT loads the wasm its script names
+    // with new URL(…, import.meta.url): the file the app's bundler emitted on its own origin.
+    else if (!this.#node && CDN_WASM_PATHS.test(wasmUrl(wasm.wasmPaths))) wasm.wasmPaths = undefined
   }
 
   /** The devices to try, best first, and whether to time them against each other. */
@@ -352,7 +404,7 @@ export class TransformersEmbedder implements Embedder {
       const figures: Record<string, number> = {}
       for (const device of devices) {
         try {
-          const pipe = await this.#open(transformers, device)
+          const pipe = await this.#open(transformers, device, DEFAULT_WASM_DTYPE)
           const ms = await this.#time(pipe)
           figures[`${device}Ms`] = ms
           timed.push({ pipe, device, ms })
@@ -377,13 +429,38 @@ export class TransformersEmbedder implements Embedder {
     throw new EmbedderUnavailableError(`could not load ${this.model}: ${failures.join('; ')}`)
   }
 
-  /** Loads the pipeline on one device and proves it with one embedding of the right length. */
-  async #open(transformers: Transformers, device: string): Promise<FeaturePipe> {
+  /**
+   * Loads the pipeline on one device in the chosen (else the device's default) dtype; a default
+   * whose file could not be fetched falls back to fp32 — the model lacks it (404), or this
+   * device is offline and only fp32 was ever cached (a network error, not a 404, offline).
+   */
+  async #open(
+    transformers: Transformers,
+    device: string,
+    trialDtype?: EmbedderDtype,
+  ): Promise<FeaturePipe> {
+    const chosen = this.#options.dtype
+    const dtype =
+      chosen ?? trialDtype ?? (device === 'wasm' ? DEFAULT_WASM_DTYPE : DEFAULT_EMBEDDER_DTYPE)
+    try {
+      return await this.#openAs(transformers, device, dtype)
+    } catch (error) {
+      if (chosen !== undefined || dtype === DEFAULT_EMBEDDER_DTYPE || !unfetched(error)) throw error
+      return this.#openAs(transformers, device, DEFAULT_EMBEDDER_DTYPE)
+    }
+  }
+
+  /** Loads the pipeline and proves it with one embedding of the right length. */
+  async #openAs(
+    transformers: Transformers,
+    device: string,
+    dtype: EmbedderDtype,
+  ): Promise<FeaturePipe> {
     const { localDir } = this.#options
     const source = localDir === undefined ? this.model : `${absolutePath(localDir)}/${this.model}`
     const pipe = (await transformers.pipeline('feature-extraction', source, {
       device: device as 'cpu',
-      dtype: this.#options.dtype ?? DEFAULT_EMBEDDER_DTYPE,
+      dtype,
       local_files_only: !this.#allowRemote,
       progress_callback: (info: ProgressInfo) => this.#progress(info),
     })) as unknown as FeaturePipe
@@ -445,7 +522,9 @@ export class TransformersEmbedder implements Embedder {
 
   #progress(info: ProgressInfo): void {
     const onProgress = this.#options.onProgress
-    if (!onProgress) return
+    // progress_total repeats the per-file figures summed (and names no file): forwarded, a
+    // listener that sums files would count every byte twice.
+    if (!onProgress || info.status === 'progress_total') return
     const file = 'file' in info ? info.file : ''
     let loaded = 0
     let total = 0
@@ -486,6 +565,37 @@ function unitVector(
   const v = new Float32Array(dims)
   for (let j = 0; j < dims; j++) v[j] = data[offset + j]! / norm
   return v
+}
+
+/**
+ * transformers.js: in Node the package itself (onnxruntime-node underneath, an optional peer
+ * dependency of the published package); in browsers its web build, which the published package
+ * vendors (package.json `imports`: `#transformers`).
+ */
+async function importTransformers(node: boolean): Promise<Transformers> {
+  try {
+    return await import('@huggingface/transformers')
+  } catch (error) {
+    if (!node) throw error
+    throw new EmbedderUnavailableError(
+      `transformers.js could not be imported (${message(error)}); in Node, install it beside Engram: npm install @huggingface/transformers`,
+      { cause: error },
+    )
+  }
+}
+
+/** transformers.js' error for a missing file, or fetch's own (a TypeError) for no network. */
+function unfetched(error: unknown): boolean {
+  return (
+    error instanceof TypeError ||
+    (error as { name?: unknown } | undefined)?.name === 'ModelFileNotFoundError'
+  )
+}
+
+function wasmUrl(paths: unknown): string {
+  if (typeof paths === 'string') return paths
+  const wasm = (paths as { wasm?: unknown } | undefined)?.wasm
+  return typeof wasm === 'string' ? wasm : ''
 }
 
 async function hasWebGpuAdapter(): Promise<boolean> {

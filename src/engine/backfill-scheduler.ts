@@ -1,10 +1,7 @@
+import { BACKFILL_BATCH, BACKFILL_RETRY_MS } from '../core/options.ts'
 import type { Embedder } from '../core/types.ts'
 import type { EngineContext } from './engine-context.ts'
-import { advance } from './index-sync.ts'
 import { locked } from './lifecycle.ts'
-
-/** Memories embedded per backfill batch (one queue turn each, so writes interleave). */
-const BACKFILL_BATCH = 32
 
 /**
  * Embeds memories that lack a vector from the current model (written while the model
@@ -25,7 +22,7 @@ export class BackfillScheduler {
   /** Starts a run unless one is running, the model is not ready, or the memory is closing. */
   schedule(): void {
     const ctx = this.#ctx
-    if (ctx.closed || ctx.disposed) return
+    if (ctx.connection.isWindingDown) return
     if (this.#running || !ctx.embedder || ctx.embedder.state !== 'ready') return
     this.#running = this.#run().finally(() => {
       this.#running = null
@@ -33,7 +30,7 @@ export class BackfillScheduler {
     ctx.track(this.#running)
   }
 
-  /** Cancels a pending retry; a run in progress stops at its next batch once `disposed` is set. */
+  /** Cancels a pending retry; a run in progress stops at its next batch once closing has begun. */
   stop(): void {
     clearTimeout(this.#timer)
   }
@@ -43,12 +40,9 @@ export class BackfillScheduler {
     const { backfillBatch } = await import('./backfill.ts')
     let done = 0
     for (;;) {
-      if (ctx.closed || ctx.disposed) return
-      const pending = [...ctx.indexes.catalogue.keys()].filter(
-        (id) => !ctx.indexes.vectors?.has(id),
-      )
-      if (pending.length === 0) break
-      const batch = pending.slice(0, BACKFILL_BATCH)
+      if (ctx.connection.isWindingDown) return
+      const batch = pendingIds(ctx, BACKFILL_BATCH)
+      if (batch.length === 0) break
       const progressed = await ctx.queue
         .run(() =>
           locked(ctx, () =>
@@ -63,20 +57,17 @@ export class BackfillScheduler {
           ),
         )
         .catch(() => null)
-      if (!progressed) {
+      if (progressed) ctx.sync.recordWrites(progressed.seqs)
+      // A batch whose every text changed while it was embedded made no progress: later, not now.
+      if (!progressed || progressed.done === 0) {
         this.#retry()
         return
       }
       this.#delay = 0
-      advance(ctx, progressed.seqs)
-      done += batch.length
-      ctx.emit({ type: 'backfill', done, total: done + pending.length - batch.length })
+      done += progressed.done
+      ctx.emit({ type: 'backfill', done, total: done + countPending(ctx) })
     }
-    if (ctx.staleVectors > 0) {
-      const total = await ctx.db.vectors.count()
-      const current = await ctx.db.vectors.where('model').equals(ctx.embedder!.model).count()
-      ctx.staleVectors = total - current
-    }
+    if (ctx.sync.reembedding) await ctx.sync.countStaleVectors()
   }
 
   /**
@@ -85,8 +76,11 @@ export class BackfillScheduler {
    */
   #retry(): void {
     const ctx = this.#ctx
-    if (ctx.closed || ctx.disposed || this.#timer) return
-    this.#delay = Math.min(Math.max(this.#delay * 2, 500), 60_000)
+    if (ctx.connection.isWindingDown || this.#timer) return
+    this.#delay = Math.min(
+      Math.max(this.#delay * 2, BACKFILL_RETRY_MS.first),
+      BACKFILL_RETRY_MS.max,
+    )
     this.#timer = setTimeout(() => {
       this.#timer = undefined
       this.schedule()
@@ -103,7 +97,7 @@ export function startEmbedder(ctx: EngineContext, backfill: BackfillScheduler): 
   const embedder = ctx.embedder
   if (!embedder) return
   const ready = () => {
-    if (ctx.closed) return
+    if (ctx.connection.isClosed) return
     ctx.indexes.ensureVectors(embedder.dims)
     ctx.emit({ type: 'model-ready', model: embedder.model, ...deviceOf(embedder) })
     backfill.schedule()
@@ -117,6 +111,22 @@ export function startEmbedder(ctx: EngineContext, backfill: BackfillScheduler): 
       ctx.emit({ type: 'model-failed', model: embedder.model, error: String(error) })
     }),
   )
+}
+
+/** Up to `limit` ids of memories without a vector from the current model, in catalogue order. */
+function pendingIds(ctx: EngineContext, limit: number): string[] {
+  const { catalogue, vectors } = ctx.indexes
+  const ids: string[] = []
+  for (const id of catalogue.keys()) {
+    if (ids.length >= limit) break
+    if (!vectors?.has(id)) ids.push(id)
+  }
+  return ids
+}
+
+function countPending(ctx: EngineContext): number {
+  const { catalogue, vectors } = ctx.indexes
+  return catalogue.size - (vectors?.size ?? 0)
 }
 
 function deviceOf(embedder: Embedder): { device?: string } {

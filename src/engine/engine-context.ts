@@ -1,10 +1,14 @@
-import { type EngramError, MemoryClosedError } from '../core/errors.ts'
+import { calibrationFor } from '../core/adaptive-fusion.ts'
+import type { EngramError } from '../core/errors.ts'
+import { MemoryClosedError } from '../core/errors.ts'
 import {
+  DEFAULT_LIFECYCLE,
   DEFAULT_LIMITS,
   DEFAULT_RECALL_LOG_SIZE,
   DEFAULT_RETRIEVAL,
   DEFAULT_SNAPSHOT_EVERY,
   DEFAULT_WRITE_BATCH,
+  type LifecycleOptions,
   type LimitOptions,
   type RetrievalOptions,
 } from '../core/options.ts'
@@ -15,9 +19,12 @@ import {
   mapStorageError,
   writeLockName,
 } from '../storage/index.ts'
+import { ConnectionState } from './connection-state.ts'
 import type { EngineOptions } from './engine-options.ts'
-import { IndexSet } from './index-set.ts'
+import type { IndexSet } from './index-set.ts'
+import { IndexSync } from './index-sync.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
+import type { VectorBlocker } from './recall/vector-list.ts'
 import { optionsHash } from './snapshot.ts'
 import { WriteQueue } from './write-queue.ts'
 
@@ -32,10 +39,11 @@ function defaultLock(name: string): Lock {
 }
 
 /**
- * What the engine's modules share: the resolved options, the database, the derived indexes and
- * the bookkeeping that says how far those indexes have caught up with the change log. One per
- * {@link MemoryEngine}; the modules under `src/engine/` take it explicitly instead of reaching
- * into the engine.
+ * What the engine's modules share: the resolved options, the database, the write queue, and the
+ * two pieces of state, each behind its owner's methods: {@link IndexSync} (the indexes and how
+ * far they have caught up with the change log) and {@link ConnectionState} (open, closing,
+ * closed). One per {@link MemoryEngine}; the modules under `src/engine/` take it explicitly
+ * instead of reaching into the engine.
  */
 export class EngineContext {
   readonly name: string
@@ -43,6 +51,7 @@ export class EngineContext {
   readonly embedder: Embedder | undefined
   readonly retrieval: RetrievalOptions
   readonly limits: LimitOptions
+  readonly lifecycle: LifecycleOptions
   readonly keywordOptions: Partial<KeywordIndexOptions>
   readonly optionsHash: string
   readonly clock: () => number
@@ -52,24 +61,8 @@ export class EngineContext {
   readonly lock: Lock
   /** Every write, catch-up and housekeeping task runs through this, one at a time. */
   readonly queue = new WriteQueue()
-  /** Derived from the tables; replaced wholesale by a rebuild or a snapshot restore. */
-  indexes: IndexSet
-  /** Last change-log seq the indexes reflect. */
-  lastSeq = 0
-  /** Seq of the last snapshot saved or loaded; -1 after a failed save. */
-  snapshotSeq = 0
-  /** Timer of the snapshot that runs once writes pause. */
-  idleSnapshot: ReturnType<typeof setTimeout> | undefined = undefined
-  /** Stored vectors from a model other than the current one (re-embedding pending). */
-  staleVectors = 0
-  /** Rebuilds so far, so a caller can tell whether a replay fell back to one. */
-  rebuilds = 0
-  /** Set once the memory is closed for good; thrown by every later call. */
-  closed: MemoryClosedError | null = null
-  /** `close()` ran (or is running). */
-  disposed = false
-  /** A reopen after a lost connection, shared by the calls that find it lost. */
-  reopening: Promise<void> | null = null
+  readonly connection = new ConnectionState()
+  readonly sync: IndexSync
   readonly #onEvent: ((event: MemoryEvent) => void) | undefined
   readonly #background = new Set<Promise<unknown>>()
 
@@ -79,28 +72,53 @@ export class EngineContext {
     this.embedder = options.embedder
     this.retrieval = {
       ...DEFAULT_RETRIEVAL,
+      // The near-duplicate cosine belongs to the model (issue 13 §5); the caller's value wins.
+      nearDuplicate: calibrationFor(options.embedder?.model).nearDuplicate,
       ...options.retrieval,
       boosts: { ...DEFAULT_RETRIEVAL.boosts, ...options.retrieval?.boosts },
     }
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
+    const l = options.lifecycle
+    this.lifecycle = {
+      ...DEFAULT_LIFECYCLE,
+      ...l,
+      ttlDays: { ...DEFAULT_LIFECYCLE.ttlDays, ...l?.ttlDays },
+      tierByType: { ...DEFAULT_LIFECYCLE.tierByType, ...l?.tierByType },
+      sourceConfidence: { ...DEFAULT_LIFECYCLE.sourceConfidence, ...l?.sourceConfidence },
+    }
     this.keywordOptions = options.keyword ?? {}
     this.optionsHash = optionsHash(this.keywordOptions)
     this.clock = options.clock ?? Date.now
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY
     this.recallLogSize = options.recallLogSize ?? DEFAULT_RECALL_LOG_SIZE
+    this.writeBatch = options.writeBatch ?? DEFAULT_WRITE_BATCH
     this.#onEvent = options.onEvent
     this.lock = options.writeLock ?? defaultLock(options.name)
-    this.indexes = IndexSet.empty(this.keywordOptions, this.readyDims())
-    this.writeBatch = options.writeBatch ?? DEFAULT_WRITE_BATCH
+    this.sync = new IndexSync(this)
+  }
+
+  /** The derived indexes as they stand now (see {@link IndexSync.indexes}). */
+  get indexes(): IndexSet {
+    return this.sync.indexes
   }
 
   assertOpen(): void {
-    if (this.closed) throw this.closed
+    this.connection.assertOpen()
   }
 
   /** Vector dimensions of the embedder once it is ready; 0 before (or without one). */
   readyDims(): number {
     return this.embedder && this.embedder.state === 'ready' ? this.embedder.dims : 0
+  }
+
+  /** Why recall cannot use vectors right now, or null when it can. */
+  vectorBlocker(): VectorBlocker {
+    const e = this.embedder
+    if (!e) return 'no-embedder'
+    if (e.state === 'failed') return 'failed'
+    if (e.state !== 'ready' || !this.indexes.vectors) return 'loading'
+    if (this.sync.reembedding) return 'reembedding'
+    return null
   }
 
   emit(event: MemoryEvent): void {
@@ -126,7 +144,8 @@ export class EngineContext {
   mapError(error: unknown): EngramError {
     const mapped = mapStorageError(error)
     if (!(mapped instanceof MemoryClosedError)) return mapped
-    if (this.closed) return this.closed
+    const closed = this.connection.closedError
+    if (closed) return closed
     return new MemoryClosedError(
       'the database connection closed during this call; the next call reopens it',
       { cause: error },
@@ -139,14 +158,15 @@ export class EngineContext {
     })
   }
 
-  /** One read-write transaction over the memories, vectors and change log. */
+  /**
+   * One read-write transaction over the memories, vectors, change log and relations (an edge
+   * goes with either end in the same transaction).
+   */
   async transact<T>(body: () => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction(
         'rw',
-        this.db.memories,
-        this.db.vectors,
-        this.db.changes,
+        [this.db.memories, this.db.vectors, this.db.changes, this.db.relations],
         body,
       )
     } catch (error) {

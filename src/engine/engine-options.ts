@@ -1,9 +1,23 @@
 import { InvalidInputError } from '../core/errors.ts'
-import type { LimitOptions, RetrievalOptions } from '../core/options.ts'
+import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../core/options.ts'
 import type { Embedder, MemoryEventListener } from '../core/types.ts'
+import {
+  describe,
+  expectFunction,
+  expectOptions,
+  integerIn,
+  numberIn,
+  oneOf,
+} from '../core/validate.ts'
+import { TIERS } from '../core/vocabulary.ts'
 import type { EngramDatabase } from '../storage/index.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
-import { describe } from './prepare.ts'
+
+/** When the engine reviews itself (`EngineOptions.autoReview`). */
+export interface AutoReviewOptions {
+  /** Quiet time (no queued writes) before a due review starts, ms. @default 30000 */
+  idleMs?: number
+}
 
 /** How to open a {@link MemoryEngine}. Only `name` is required. */
 export interface EngineOptions {
@@ -17,9 +31,32 @@ export interface EngineOptions {
   embedder?: Embedder
   retrieval?: Partial<RetrievalOptions>
   limits?: Partial<LimitOptions>
+  /**
+   * Tiers, TTLs and confidence (see {@link LifecycleOptions}); `ttlDays`, `tierByType` and
+   * `sourceConfidence` merge over their defaults field by field.
+   *
+   * @example
+   * await MemoryEngine.open({ name: 'm', lifecycle: { ttlDays: { working: 0.5 } } })
+   * // working memories now expire 12 h after their last use
+   */
+  /**
+   * Run `review()` by itself: when writes have been quiet for `idleMs` and no review completed
+   * in the last day (per database, whichever tab ran it), or one was cut short. One tab at a
+   * time. The worker host turns it on; in-process engines leave it off unless asked.
+   * @default off
+   */
+  autoReview?: AutoReviewOptions
+  lifecycle?: Partial<Omit<LifecycleOptions, 'ttlDays'>> & {
+    ttlDays?: Partial<LifecycleOptions['ttlDays']>
+  }
   /** Milliseconds since epoch. Injected so tests can move time. @default Date.now */
   clock?: () => number
-  /** Write a fresh index snapshot after this many changes. A positive integer. @default 1000 */
+  /**
+   * The least number of changes after the last snapshot before a new one is due: the engine
+   * snapshots after max(snapshotEvery, a quarter of the store) changes (a snapshot costs time in
+   * proportion to the store), also once writes pause for 3 s (`IDLE_SNAPSHOT_MS`) and on
+   * `close()`. A positive integer. @default 1000
+   */
   snapshotEvery?: number
   /** Recall-log entries kept, 1..1000000. @default 200 */
   recallLogSize?: number
@@ -58,37 +95,129 @@ export interface EngineOptions {
   onDatabase?: (db: EngramDatabase) => void
 }
 
-function positiveInteger(value: unknown, field: string, max: number): void {
-  if (value === undefined) return
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected an integer from 1 to ${max}, got ${describe(value)}`,
-    )
-  }
+const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
+  name: true,
+  indexedDB: true,
+  IDBKeyRange: true,
+  embedder: true,
+  retrieval: true,
+  limits: true,
+  lifecycle: true,
+  autoReview: true,
+  clock: true,
+  snapshotEvery: true,
+  recallLogSize: true,
+  onEvent: true,
+  keyword: true,
+  writeLock: true,
+  writeBatch: true,
+  onDatabase: true,
 }
 
 /**
  * Checks the options whose wrong type would otherwise surface late, as a hang or a loop
- * (`writeBatch: 0` never drains the write queue).
+ * (`writeBatch: 0` never drains the write queue), or as every write refused (`limits.maxTags:
+ * '32'`). Unknown option names are rejected, like a misspelt `writeBatch`.
  *
  * @throws InvalidInputError `BAD_OPTION`.
  */
 export function checkEngineOptions(options: EngineOptions): void {
-  if (!options || typeof options !== 'object' || typeof options.name !== 'string') {
-    throw new InvalidInputError('BAD_OPTION', 'name', 'expected a non-empty memory name')
+  const o = expectOptions(options, 'name', Object.keys(ENGINE_OPTIONS), '', true)
+  if (typeof o.name !== 'string' || o.name === '') {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'name',
+      `expected a non-empty memory name, got ${describe(o.name)}`,
+    )
   }
-  if (options.name === '') {
-    throw new InvalidInputError('BAD_OPTION', 'name', 'expected a non-empty memory name')
+  const counts = {
+    writeBatch: 10_000,
+    snapshotEvery: Number.MAX_SAFE_INTEGER,
+    recallLogSize: 1_000_000,
   }
-  positiveInteger(options.writeBatch, 'writeBatch', 10_000)
-  positiveInteger(options.snapshotEvery, 'snapshotEvery', Number.MAX_SAFE_INTEGER)
-  positiveInteger(options.recallLogSize, 'recallLogSize', 1_000_000)
+  for (const [name, max] of Object.entries(counts)) {
+    if (o[name] !== undefined) integerIn(o[name], name, 1, max)
+  }
   for (const name of ['clock', 'onEvent', 'writeLock', 'onDatabase'] as const) {
-    const value = options[name]
-    if (value !== undefined && typeof value !== 'function') {
-      throw new InvalidInputError('BAD_OPTION', name, `expected a function, got ${describe(value)}`)
+    if (o[name] !== undefined) expectFunction(o[name], name)
+  }
+  if (o.limits !== undefined) {
+    // Every limit is a count; its name is the engine's business (options.ts), its type is not.
+    for (const [name, value] of Object.entries(
+      expectOptions(o.limits, 'limits', ownKeys(o.limits), 'limits.'),
+    )) {
+      if (value !== undefined) integerIn(value, `limits.${name}`, 1, Number.MAX_SAFE_INTEGER)
     }
   }
+  if (o.retrieval !== undefined) checkRetrieval(o.retrieval)
+  if (o.lifecycle !== undefined) checkLifecycle(o.lifecycle)
+  if (o.autoReview !== undefined) {
+    const a = expectOptions(o.autoReview, 'autoReview', ['idleMs'], 'autoReview.')
+    if (a.idleMs !== undefined) integerIn(a.idleMs, 'autoReview.idleMs', 1, 86_400_000)
+  }
+}
+
+/** Lifecycle tuning: TTLs must be positive, shares and confidences 0..1. */
+function checkLifecycle(value: unknown): void {
+  const l = expectOptions(value, 'lifecycle', ownKeys(value), 'lifecycle.')
+  const fraction = ['otherSourceConfidence', 'untrustedCeiling', 'reinforcement', 'reviewBelow']
+  for (const name of fraction) {
+    if (l[name] !== undefined) numberIn(l[name], `lifecycle.${name}`, 0, 1)
+  }
+  if (l.graceDays !== undefined)
+    numberIn(l.graceDays, 'lifecycle.graceDays', 0, Number.POSITIVE_INFINITY)
+  if (l.defaultTier !== undefined) oneOf(l.defaultTier, TIERS, 'lifecycle.defaultTier')
+  if (l.ttlDays !== undefined) {
+    const ttl = expectOptions(l.ttlDays, 'lifecycle.ttlDays', [...TIERS], 'lifecycle.ttlDays.')
+    for (const [tier, days] of Object.entries(ttl)) {
+      // Range 'from 5e-324' reads oddly, but a TTL of 0 would expire every memory at birth.
+      if (days !== undefined)
+        numberIn(days, `lifecycle.ttlDays.${tier}`, Number.MIN_VALUE, Infinity)
+    }
+  }
+  if (l.tierByType !== undefined) {
+    const byType = expectOptions(l.tierByType, 'lifecycle.tierByType', ownKeys(l.tierByType), '')
+    for (const [type, tier] of Object.entries(byType))
+      oneOf(tier, TIERS, `lifecycle.tierByType.${type}`)
+  }
+  if (l.sourceConfidence !== undefined) {
+    const bySource = expectOptions(
+      l.sourceConfidence,
+      'lifecycle.sourceConfidence',
+      ownKeys(l.sourceConfidence),
+      '',
+    )
+    for (const [source, c] of Object.entries(bySource))
+      numberIn(c, `lifecycle.sourceConfidence.${source}`, 0, 1)
+  }
+}
+
+/** The retrieval tuning whose wrong type would break every recall. */
+function checkRetrieval(value: unknown): void {
+  const r = expectOptions(value, 'retrieval', ownKeys(value), 'retrieval.')
+  if (r.rrfK !== undefined) numberIn(r.rrfK, 'retrieval.rrfK', 0, Number.POSITIVE_INFINITY)
+  if (r.candidates !== undefined) integerIn(r.candidates, 'retrieval.candidates', 1, 100_000)
+  if (r.k !== undefined) integerIn(r.k, 'retrieval.k', 1, 100_000)
+  if (r.nearDuplicate !== undefined) numberIn(r.nearDuplicate, 'retrieval.nearDuplicate', 0, 1)
+  if (r.relatedFloor !== undefined) numberIn(r.relatedFloor, 'retrieval.relatedFloor', 0, 1)
+  if (r.tieEpsilon !== undefined)
+    numberIn(r.tieEpsilon, 'retrieval.tieEpsilon', 0, Number.POSITIVE_INFINITY)
+  if (r.fusion !== undefined) oneOf(r.fusion, ['score', 'rrf'], 'retrieval.fusion')
+  if (r.boosts !== undefined) {
+    const boosts = expectOptions(
+      r.boosts,
+      'retrieval.boosts',
+      ownKeys(r.boosts),
+      'retrieval.boosts.',
+    )
+    for (const [name, factor] of Object.entries(boosts)) {
+      if (factor !== undefined)
+        numberIn(factor, `retrieval.boosts.${name}`, 0, Number.POSITIVE_INFINITY)
+    }
+  }
+}
+
+/** The keys an object has, to check the values of a record whose names belong elsewhere. */
+function ownKeys(value: unknown): string[] {
+  return value !== null && typeof value === 'object' ? Object.keys(value) : []
 }

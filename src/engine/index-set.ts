@@ -1,6 +1,8 @@
+import type { RankedItem } from '../core/fusion.ts'
+import { containsPhrases, phraseKey } from '../core/query.ts'
 import { dedupKey } from '../core/text.ts'
 import type { Memory, TrustLevel } from '../core/types.ts'
-import { VectorIndex } from '../core/vector-index.ts'
+import { VectorIndex } from '../core/vector/index.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 
 const TRUST_ORDER: Record<TrustLevel, number> = { untrusted: 0, unverified: 1, trusted: 2 }
@@ -12,21 +14,27 @@ export interface RecallFilter {
   tags?: readonly string[]
   minTrust?: TrustLevel
   includeFlagged?: boolean
-  now: number
 }
+
+/** The exact-dedup identity of a memory: unique per database (the `[namespace+type+key]` index). */
+const dedupIdentity = (m: Pick<Memory, 'namespace' | 'type' | 'key'>) =>
+  `${m.namespace}\u0000${m.type}\u0000${m.key}`
 
 /**
  * The derived, in-memory side of a memory: a catalogue of rows by id, the keyword index, the
- * vector index (current model only) and exact alias/tag maps. It is only ever changed through
- * `put` and `remove`, which keep all of them in step.
+ * vector index (current model only), exact alias/tag maps and the dedup keys. It is only ever
+ * changed through `put`, `refresh` and `remove`, which keep all of them in step.
  */
 export class IndexSet {
-  readonly catalogue = new Map<string, Memory>()
   readonly keyword: KeywordIndex
+  readonly #catalogue = new Map<string, Memory>()
   #vectors: VectorIndex | null
   readonly #aliases = new Map<string, Set<string>>()
   readonly #tags = new Map<string, Set<string>>()
   readonly #groups = new Map<string, number>()
+  readonly #keys = new Map<string, string>()
+  /** {@link phraseKey} of each memory's text, filled by the first quoted query that needs it. */
+  readonly #phraseKeys = new Map<string, string>()
 
   /**
    * `groups` restores the namespace+type numbering a snapshot's vector index was built with: its
@@ -44,6 +52,11 @@ export class IndexSet {
 
   static empty(keywordOptions: Partial<KeywordIndexOptions>, dims: number): IndexSet {
     return new IndexSet(new KeywordIndex(keywordOptions), dims > 0 ? new VectorIndex(dims) : null)
+  }
+
+  /** Every memory by id, as the indexes know it. */
+  get catalogue(): ReadonlyMap<string, Memory> {
+    return this.#catalogue
   }
 
   get vectors(): VectorIndex | null {
@@ -94,9 +107,10 @@ export class IndexSet {
 
   /** Adds or replaces a memory everywhere; `vector` (current model) replaces or keeps the old one. */
   put(memory: Memory, vector?: Float32Array): void {
-    const previous = this.catalogue.get(memory.id)
+    const previous = this.#catalogue.get(memory.id)
     if (previous) this.#unmap(previous)
-    this.catalogue.set(memory.id, memory)
+    if (previous && previous.text !== memory.text) this.#phraseKeys.delete(memory.id)
+    this.#catalogue.set(memory.id, memory)
     this.keyword.put(memory)
     this.#map(memory)
     const group = this.groupOf(memory.namespace, memory.type)
@@ -110,9 +124,19 @@ export class IndexSet {
     }
   }
 
+  /**
+   * Replaces a catalogue row whose indexed fields are unchanged (confirmations, recall counters),
+   * without touching the indexes. A row that is not held, or changed an indexed field, is `put`.
+   */
+  refresh(memory: Memory): void {
+    const held = this.#catalogue.get(memory.id)
+    if (held && sameIndexedFields(held, memory)) this.#catalogue.set(memory.id, memory)
+    else this.put(memory)
+  }
+
   /** Replaces only the vector, for backfill and re-embedding. */
   putVector(id: string, vector: Float32Array): void {
-    const memory = this.catalogue.get(id)
+    const memory = this.#catalogue.get(id)
     if (!memory || !this.#vectors) return
     this.#vectors.add(id, vector, this.groupOf(memory.namespace, memory.type))
   }
@@ -122,31 +146,41 @@ export class IndexSet {
   }
 
   remove(id: string): void {
-    const memory = this.catalogue.get(id)
+    const memory = this.#catalogue.get(id)
     if (memory) this.#unmap(memory)
-    this.catalogue.delete(id)
+    this.#catalogue.delete(id)
+    this.#phraseKeys.delete(id)
     this.keyword.remove(id)
     this.#vectors?.remove(id)
   }
 
   clear(): void {
-    this.catalogue.clear()
+    this.#catalogue.clear()
     this.keyword.clear()
     this.#vectors?.clear()
     this.#aliases.clear()
     this.#tags.clear()
+    this.#keys.clear()
+    this.#phraseKeys.clear()
   }
 
   /** Rebuilds the catalogue and alias/tag maps around indexes restored from a snapshot. */
   adoptCatalogue(memories: Iterable<Memory>): void {
-    this.catalogue.clear()
+    this.#catalogue.clear()
     this.#aliases.clear()
     this.#tags.clear()
+    this.#keys.clear()
+    this.#phraseKeys.clear()
     for (const memory of memories) {
-      this.catalogue.set(memory.id, memory)
+      this.#catalogue.set(memory.id, memory)
       this.#map(memory)
       this.groupOf(memory.namespace, memory.type)
     }
+  }
+
+  /** The id of the memory with this namespace, type and dedup key, if the indexes hold one. */
+  idForKey(write: Pick<Memory, 'namespace' | 'type' | 'key'>): string | undefined {
+    return this.#keys.get(dedupIdentity(write))
   }
 
   /** Ids whose alias equals `text` after normalisation. */
@@ -159,16 +193,72 @@ export class IndexSet {
     return this.#tags.get(tag.toLowerCase())
   }
 
+  /**
+   * An exact list: memories carrying an alias (or a tag) among `names`, each scored by how
+   * selective its name is, ln(1 + N/n) / ln(1 + N) for a name n of the store's N memories carry
+   * (1 for a name only one memory has; near 0 for one nearly all carry). One that holds more
+   * than `limit` memories keeps only those in `found` (another list's), so it re-ranks
+   * candidates rather than pulling in an arbitrary subset.
+   */
+  exactList(
+    kind: 'alias' | 'tag',
+    names: Iterable<string>,
+    accept: (id: string) => boolean,
+    found: ReadonlySet<string>,
+    limit: number,
+  ): RankedItem[] {
+    const size = this.#catalogue.size
+    const scores = new Map<string, number>()
+    for (const name of names) {
+      const ids = kind === 'alias' ? this.aliasHits(name) : this.tagHits(name)
+      if (!ids || ids.size === 0) continue
+      const specificity = Math.log1p(size / ids.size) / Math.log1p(size)
+      for (const id of ids) {
+        if (accept(id) && specificity > (scores.get(id) ?? -1)) scores.set(id, specificity)
+      }
+    }
+    let items = [...scores].map(([id, score]) => ({ id, score }))
+    if (items.length > limit) items = items.filter((item) => found.has(item.id))
+    return items.sort((a, b) => b.score - a.score)
+  }
+
+  /** Whether the memory's text holds every phrase (see `matchesPhrases` in core/query.ts). */
+  hasPhrases(id: string, phrases: readonly string[]): boolean {
+    if (phrases.length === 0) return true
+    const memory = this.#catalogue.get(id)
+    return memory !== undefined && containsPhrases(this.#phraseKeyOf(memory), phrases)
+  }
+
+  /**
+   * Phrase matches another list could not find (a phrase of stop words, say), in catalogue order,
+   * at most `limit`, skipping `seen`; scored 0, so they rank after every real hit.
+   */
+  phraseScan(
+    phrases: readonly string[],
+    accept: (id: string) => boolean,
+    limit: number,
+    seen: ReadonlyMap<string, unknown>,
+  ): RankedItem[] {
+    const items: RankedItem[] = []
+    for (const memory of this.#catalogue.values()) {
+      if (items.length >= limit) break
+      if (seen.has(memory.id) || !accept(memory.id)) continue
+      if (containsPhrases(this.#phraseKeyOf(memory), phrases)) {
+        items.push({ id: memory.id, score: 0 })
+      }
+    }
+    return items
+  }
+
   /** A predicate for everything the filter asks beyond namespace and type. */
   accept(filter: RecallFilter): (id: string) => boolean {
-    const { namespace, types, tags, minTrust, includeFlagged = true, now } = filter
+    const { namespace, types, tags, minTrust, includeFlagged = true } = filter
     const minLevel = minTrust ? TRUST_ORDER[minTrust] : 0
     const wantTags = tags?.map((t) => t.toLowerCase())
     return (id) => {
-      const m = this.catalogue.get(id)
+      const m = this.#catalogue.get(id)
       if (!m || m.namespace !== namespace) return false
       if (types && !types.includes(m.type)) return false
-      if (m.expiresAt !== undefined && m.expiresAt <= now) return false
       if (minLevel > 0 && TRUST_ORDER[m.trust] < minLevel) return false
       if (!includeFlagged && m.flags.length > 0) return false
       if (wantTags) {
@@ -178,15 +268,44 @@ export class IndexSet {
     }
   }
 
+  #phraseKeyOf(memory: Memory): string {
+    let key = this.#phraseKeys.get(memory.id)
+    if (key === undefined) {
+      key = phraseKey(memory.text)
+      this.#phraseKeys.set(memory.id, key)
+    }
+    return key
+  }
+
   #map(memory: Memory): void {
     for (const alias of memory.aliases) addTo(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) addTo(this.#tags, tag.toLowerCase(), memory.id)
+    this.#keys.set(dedupIdentity(memory), memory.id)
   }
 
   #unmap(memory: Memory): void {
     for (const alias of memory.aliases) removeFrom(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) removeFrom(this.#tags, tag.toLowerCase(), memory.id)
+    // Another memory may hold the key by now (replay applies changes one id at a time).
+    const identity = dedupIdentity(memory)
+    if (this.#keys.get(identity) === memory.id) this.#keys.delete(identity)
   }
+}
+
+/** Whether two versions of a row agree on every field an index structure is built from. */
+function sameIndexedFields(a: Memory, b: Memory): boolean {
+  return (
+    a.text === b.text &&
+    a.namespace === b.namespace &&
+    a.type === b.type &&
+    a.key === b.key &&
+    sameList(a.aliases, b.aliases) &&
+    sameList(a.tags, b.tags)
+  )
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i])
 }
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string): void {

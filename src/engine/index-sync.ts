@@ -1,24 +1,112 @@
-import type { Memory } from '../core/types.ts'
-import type { ChangeRow, VectorRow } from '../storage/index.ts'
-import type { EngineContext } from './engine-context.ts'
+import { CHANGE_LOG_TAIL, IDLE_SNAPSHOT_MS, SNAPSHOT_STORE_SHARE } from '../core/options.ts'
+import type { Embedder, Memory, MemoryEvent, MemoryStats } from '../core/types.ts'
+import type { ChangeRow, EngramDatabase, VectorRow } from '../storage/index.ts'
+import type { ConnectionState } from './connection-state.ts'
 import { IndexSet } from './index-set.ts'
+import type { KeywordIndexOptions } from './keyword-index.ts'
 import { deleteSnapshot, saveSnapshot } from './snapshot.ts'
 
+/** How the indexes were restored on open, as {@link MemoryStats} reports it. */
+export type Restored = NonNullable<MemoryStats['open']>['restored']
+
 /**
- * Replays the change log after `ctx.lastSeq` into the indexes. Returns how many changes. When
- * the log no longer reaches back to `lastSeq` (pruned by a snapshot elsewhere), or ends before
- * it, only a rebuild can be trusted.
+ * What index sync needs from the engine (the {@link EngineContext} that owns it): written as
+ * its own shape so the owner can construct it without a cycle between the two modules.
  */
-export async function replay(ctx: EngineContext): Promise<number> {
-  const { db } = ctx
-  const { changes, oldest, memories, vectors } = await db.transaction(
-    'r',
-    db.changes,
-    db.memories,
-    db.vectors,
-    async () => {
-      const changes = await db.changes.where('seq').above(ctx.lastSeq).toArray()
-      const gap = changes.length > 0 && changes[0]!.seq! > ctx.lastSeq + 1
+export interface IndexSyncHost {
+  readonly db: EngramDatabase
+  readonly embedder: Embedder | undefined
+  readonly keywordOptions: Partial<KeywordIndexOptions>
+  readonly optionsHash: string
+  readonly clock: () => number
+  readonly snapshotEvery: number
+  readonly connection: ConnectionState
+  readonly queue: { run<T>(task: () => Promise<T>): Promise<T> }
+  readyDims(): number
+  emit(event: MemoryEvent): void
+  track(promise: Promise<unknown>): void
+}
+
+/**
+ * The derived indexes and how far they have caught up with the change log: the last seq they
+ * reflect, the seq of the last snapshot, the snapshot that runs once writes pause, how many
+ * stored vectors belong to another model, and how many rebuilds there were. Only its methods
+ * move these: a write records its seqs, a catch-up replays, a mismatch rebuilds.
+ */
+export class IndexSync {
+  readonly #ctx: IndexSyncHost
+  #indexes: IndexSet
+  /** Last change-log seq the indexes reflect. */
+  #lastSeq = 0
+  /** Seq of the last snapshot saved or loaded; -1 after a failed save. */
+  #snapshotSeq = 0
+  #idleSnapshot: ReturnType<typeof setTimeout> | undefined
+  /** Stored vectors from a model other than the current one (re-embedding pending). */
+  #staleVectors = 0
+  #rebuilds = 0
+  #rebuilding = false
+
+  constructor(ctx: IndexSyncHost) {
+    this.#ctx = ctx
+    this.#indexes = IndexSet.empty(ctx.keywordOptions, ctx.readyDims())
+  }
+
+  /** The indexes; replaced wholesale by a rebuild or a snapshot restore, so read it afresh. */
+  get indexes(): IndexSet {
+    return this.#indexes
+  }
+
+  /** Last change-log seq the indexes reflect. */
+  get lastSeq(): number {
+    return this.#lastSeq
+  }
+
+  /** Rebuilds so far, so a caller can tell whether a replay fell back to one. */
+  get rebuilds(): number {
+    return this.#rebuilds
+  }
+
+  /** A rebuild is reading the tables: the indexes may be far behind them (recall falls back). */
+  get rebuilding(): boolean {
+    return this.#rebuilding
+  }
+
+  /** Stored vectors of another model are still waiting to be re-embedded. */
+  get reembedding(): boolean {
+    return this.#staleVectors > 0
+  }
+
+  /**
+   * Takes the indexes from a snapshot stamped `seq`, when there is one that fits, then replays
+   * the change log after it; rebuilds from the tables when the snapshot does not fit them.
+   */
+  async restore(
+    snapshot: { indexes: IndexSet; seq: number } | undefined,
+  ): Promise<{ restored: Restored; replayed: number }> {
+    if (snapshot && (await this.#adopt(snapshot.indexes, snapshot.seq))) {
+      const rebuilds = this.#rebuilds
+      const replayed = await this.replay()
+      // The replay rebuilds by itself when the log no longer reaches back to the snapshot.
+      if (this.#rebuilds !== rebuilds) return { restored: 'rebuild', replayed }
+      if (await this.#agrees()) return { restored: 'snapshot', replayed }
+      await this.rebuild()
+      return { restored: 'rebuild', replayed }
+    }
+    await this.rebuild()
+    return { restored: this.#indexes.catalogue.size === 0 ? 'empty' : 'rebuild', replayed: 0 }
+  }
+
+  /**
+   * Replays the change log after the last seq into the indexes. Returns how many changes. When
+   * the log no longer reaches back that far (pruned by a snapshot elsewhere), only a rebuild
+   * can be trusted.
+   */
+  async replay(): Promise<number> {
+    const { db } = this.#ctx
+    const after = this.#lastSeq
+    const read = await db.transaction('r', db.changes, db.memories, db.vectors, async () => {
+      const changes = await db.changes.where('seq').above(after).toArray()
+      const gap = changes.length > 0 && changes[0]!.seq! > after + 1
       const oldest = gap ? await db.changes.orderBy('seq').first() : undefined
       const ids = [...new Set(changes.filter((c) => c.op === 'put').map((c) => c.id))]
       const [memories, vectors] = await Promise.all([
@@ -26,142 +114,222 @@ export async function replay(ctx: EngineContext): Promise<number> {
         db.vectors.bulkGet(ids),
       ])
       return { changes, oldest, memories, vectors }
-    },
-  )
-  if (changes.length === 0) return 0
-  // Seqs may skip numbers (an aborted write can use one up), so a gap alone proves nothing;
-  // a log whose oldest entry is past us does.
-  if (oldest && oldest.seq! > ctx.lastSeq + 1) {
-    await rebuild(ctx)
+    })
+    const { changes, oldest, memories, vectors } = read
+    if (changes.length === 0) return 0
+    // Seqs may skip numbers (an aborted write can use one up), so a gap alone proves nothing;
+    // a log whose oldest entry is past us does.
+    if (oldest && oldest.seq! > after + 1) {
+      await this.rebuild()
+      return changes.length
+    }
+    this.apply(changes, byId(memories), byId(vectors))
     return changes.length
   }
-  applyChanges(
-    ctx,
-    changes,
-    new Map(memories.filter((m) => m !== undefined).map((m) => [m.id, m])),
-    new Map(vectors.filter((v) => v !== undefined).map((v) => [v.id, v])),
-  )
-  return changes.length
-}
 
-/** Applies changes to the indexes from rows read in the same transaction as the changes. */
-export function applyChanges(
-  ctx: EngineContext,
-  changes: ChangeRow[],
-  rows: ReadonlyMap<string, Memory>,
-  vectorRows: ReadonlyMap<string, VectorRow>,
-): void {
-  if (changes.length === 0) return
-  const latest = new Map<string, 'put' | 'delete'>()
-  for (const change of changes) latest.set(change.id, change.op)
-  const model = ctx.embedder?.model
-  for (const [id, op] of latest) {
-    const memory = op === 'put' ? rows.get(id) : undefined
-    if (!memory) {
-      ctx.indexes.remove(id)
-      continue
+  /** Applies changes to the indexes from rows read in the same transaction as the changes. */
+  apply(
+    changes: readonly ChangeRow[],
+    rows: ReadonlyMap<string, Memory>,
+    vectorRows: ReadonlyMap<string, VectorRow>,
+  ): void {
+    if (changes.length === 0) return
+    const latest = new Map<string, 'put' | 'delete'>()
+    for (const change of changes) latest.set(change.id, change.op)
+    const model = this.#ctx.embedder?.model
+    const indexes = this.#indexes
+    for (const [id, op] of latest) {
+      const memory = op === 'put' ? rows.get(id) : undefined
+      if (!memory) {
+        indexes.remove(id)
+        continue
+      }
+      const v = vectorRows.get(id)
+      const current = v && v.model === model && v.dims === indexes.vectors?.dims
+      indexes.put(memory, current ? v.vector : undefined)
+      if (!current) indexes.removeVector(id)
     }
-    const v = vectorRows.get(id)
-    const current = v && v.model === model && v.dims === ctx.indexes.vectors?.dims
-    ctx.indexes.put(memory, current ? v.vector : undefined)
-    if (!current) ctx.indexes.removeVector(id)
+    this.#lastSeq = changes[changes.length - 1]!.seq!
   }
-  ctx.lastSeq = changes[changes.length - 1]!.seq!
-}
 
-/** Rebuilds every derived index from the `memories` and `vectors` tables. */
-export async function rebuild(ctx: EngineContext): Promise<void> {
-  ctx.rebuilds++
-  const { db } = ctx
-  const model = ctx.embedder?.model ?? null
-  // One read transaction: the rows and the seq they correspond to.
-  const [last, memories, vectors] = await db.transaction(
-    'r',
-    db.changes,
-    db.memories,
-    db.vectors,
-    () =>
-      Promise.all([
-        db.changes.orderBy('seq').last(),
-        db.memories.toArray(),
-        model ? db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
-      ]),
-  )
-  const dims = vectors[0]?.dims ?? ctx.readyDims()
-  const indexes = IndexSet.empty(ctx.keywordOptions, dims)
-  for (const memory of memories) indexes.put(memory)
-  for (const row of vectors) if (row.dims === dims) indexes.putVector(row.id, row.vector)
-  ctx.indexes = indexes
-  ctx.lastSeq = last?.seq ?? 0
-  // The snapshot only saves start-up time; failing to write one (quota) must not fail the
-  // open or the catch-up that needed the rebuild.
-  try {
-    if (memories.length > 0) await snapshot(ctx)
-    else await deleteSnapshot(db)
-  } catch {
-    ctx.snapshotSeq = -1
+  /** Rebuilds every derived index from the `memories` and `vectors` tables. */
+  async rebuild(): Promise<void> {
+    this.#rebuilding = true
+    try {
+      await this.#rebuild()
+    } finally {
+      this.#rebuilding = false
+    }
+  }
+
+  async #rebuild(): Promise<void> {
+    this.#rebuilds++
+    const { db, embedder, keywordOptions } = this.#ctx
+    const model = embedder?.model ?? null
+    // One read transaction: the rows and the seq they correspond to.
+    const [last, memories, vectors] = await db.transaction(
+      'r',
+      db.changes,
+      db.memories,
+      db.vectors,
+      () =>
+        Promise.all([
+          db.changes.orderBy('seq').last(),
+          db.memories.toArray(),
+          model ? db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
+        ]),
+    )
+    const dims = vectors[0]?.dims ?? this.#ctx.readyDims()
+    const indexes = IndexSet.empty(keywordOptions, dims)
+    for (const memory of memories) indexes.put(memory)
+    for (const row of vectors) if (row.dims === dims) indexes.putVector(row.id, row.vector)
+    this.#indexes = indexes
+    this.#lastSeq = last?.seq ?? 0
+    this.#rebuilding = false
+    // The snapshot only saves start-up time; failing to write one (quota) must not fail the
+    // open or the catch-up that needed the rebuild.
+    try {
+      if (memories.length > 0) await this.snapshot()
+      else await deleteSnapshot(db)
+    } catch {
+      this.#snapshotSeq = -1
+    }
+  }
+
+  /** Saves the indexes as they stand at the last seq and prunes the change log behind them. */
+  async snapshot(): Promise<void> {
+    const ctx = this.#ctx
+    if (ctx.connection.isClosed) return
+    const seq = this.#lastSeq
+    await saveSnapshot(ctx.db, this.#indexes, {
+      seq,
+      optionsHash: ctx.optionsHash,
+      model: ctx.embedder?.model ?? null,
+      count: this.#indexes.catalogue.size,
+      now: ctx.clock(),
+    })
+    this.#snapshotSeq = seq
+    await ctx.db.changes
+      .where('seq')
+      .belowOrEqual(seq - CHANGE_LOG_TAIL)
+      .delete()
+  }
+
+  /** Snapshots when anything changed since the last snapshot (`close()`). */
+  async snapshotIfChanged(): Promise<void> {
+    if (this.#lastSeq !== this.#snapshotSeq) await this.snapshot()
+  }
+
+  /**
+   * Records seqs this engine wrote, catching up first if another writer slipped in between, then
+   * snapshots when enough changed: at least `snapshotEvery` changes and a share of the store
+   * (`SNAPSHOT_STORE_SHARE`), or once writes pause for `IDLE_SNAPSHOT_MS`.
+   */
+  recordWrites(seqs: readonly number[]): void {
+    if (seqs.length === 0) return
+    const { min, max } = rangeOf(seqs)
+    if (min === this.#lastSeq + 1) this.#lastSeq = max
+    else this.#housekeep(() => this.replay())
+    this.#ctx.emit({ type: 'change', seq: max })
+    const size = this.#indexes.catalogue.size
+    const due = Math.max(this.#ctx.snapshotEvery, Math.floor(size * SNAPSHOT_STORE_SHARE))
+    if (this.#lastSeq - this.#snapshotSeq >= due) this.#housekeep(() => this.snapshot())
+    else this.#scheduleIdleSnapshot()
+  }
+
+  /** Cancels the pending idle snapshot (`close()` saves its own). */
+  cancelIdleSnapshot(): void {
+    clearTimeout(this.#idleSnapshot)
+    this.#idleSnapshot = undefined
+  }
+
+  /** Counts the stored vectors of a model other than the current one. */
+  async countStaleVectors(): Promise<void> {
+    const { db, embedder } = this.#ctx
+    const total = await db.vectors.count()
+    const current = embedder
+      ? await db.vectors.where('model').equals(embedder.model).count()
+      : total
+    this.#staleVectors = total - current
+  }
+
+  /**
+   * Takes indexes loaded from a snapshot stamped `seq`, around the current rows. Refuses (false)
+   * a snapshot stamped past the end of the change log: it describes data that is not there.
+   */
+  async #adopt(indexes: IndexSet, seq: number): Promise<boolean> {
+    const { db } = this.#ctx
+    const [memories, last] = await db.transaction('r', db.memories, db.changes, () =>
+      Promise.all([db.memories.toArray(), db.changes.orderBy('seq').last()]),
+    )
+    if (seq > (last?.seq ?? 0)) return false
+    indexes.adoptCatalogue(memories)
+    this.#indexes = indexes
+    this.#lastSeq = seq
+    this.#snapshotSeq = seq
+    return true
+  }
+
+  /** Whether the indexes hold exactly the ids of the memories and of the current model's vectors. */
+  async #agrees(): Promise<boolean> {
+    const model = this.#ctx.embedder?.model
+    const { catalogue, keyword, vectors } = this.#indexes
+    if (keyword.size !== catalogue.size) return false
+    for (const id of catalogue.keys()) if (!keyword.has(id)) return false
+    const vectorIds = model
+      ? ((await this.#ctx.db.vectors.where('model').equals(model).primaryKeys()) as string[])
+      : []
+    const indexed = vectorIds.filter((id) => catalogue.has(id))
+    if ((vectors?.size ?? 0) !== indexed.length) return false
+    return indexed.every((id) => vectors?.has(id))
+  }
+
+  /**
+   * Snapshots once writes have paused, so a tab that is killed rather than closed still restarts
+   * from a recent snapshot instead of replaying (or rebuilding) everything.
+   */
+  #scheduleIdleSnapshot(): void {
+    clearTimeout(this.#idleSnapshot)
+    if (this.#ctx.connection.isWindingDown) return
+    this.#idleSnapshot = setTimeout(() => {
+      this.#idleSnapshot = undefined
+      if (this.#lastSeq !== this.#snapshotSeq) this.#housekeep(() => this.snapshot())
+    }, IDLE_SNAPSHOT_MS)
+    // Node: a pending snapshot must not keep a script alive.
+    ;(this.#idleSnapshot as { unref?: () => void }).unref?.()
+  }
+
+  /**
+   * Queues housekeeping (a catch-up, a snapshot) whose failure no caller waits for: the next
+   * write catches up anyway, and a missing snapshot only costs start-up time.
+   */
+  #housekeep(task: () => Promise<unknown>): void {
+    const ctx = this.#ctx
+    ctx.track(
+      ctx.queue.run(async () => {
+        if (ctx.connection.isClosed || !ctx.db.isOpen()) return
+        await task()
+      }),
+    )
   }
 }
-
-/** Saves the indexes as they stand at `ctx.lastSeq` and prunes the change log behind them. */
-export async function snapshot(ctx: EngineContext): Promise<void> {
-  if (ctx.closed) return
-  const seq = ctx.lastSeq
-  await saveSnapshot(ctx.db, ctx.indexes, {
-    seq,
-    optionsHash: ctx.optionsHash,
-    model: ctx.embedder?.model ?? null,
-    count: ctx.indexes.catalogue.size,
-    now: ctx.clock(),
-  })
-  ctx.snapshotSeq = seq
-  // Keep a tail of the log so a tab slightly behind can still catch up without a rebuild.
-  await ctx.db.changes
-    .where('seq')
-    .belowOrEqual(seq - 1000)
-    .delete()
-}
-
-/** Records seqs this engine wrote, catching up first if another writer slipped in between. */
-export function advance(ctx: EngineContext, seqs: number[]): void {
-  if (seqs.length === 0) return
-  const max = Math.max(...seqs)
-  if (Math.min(...seqs) === ctx.lastSeq + 1) ctx.lastSeq = max
-  else housekeep(ctx, () => replay(ctx))
-  ctx.emit({ type: 'change', seq: max })
-  // A snapshot costs time in proportion to the store, so at least a quarter of the store must
-  // have changed since the last one: a 100k import then saves a handful, not a hundred.
-  const due = Math.max(ctx.snapshotEvery, ctx.indexes.catalogue.size >>> 2)
-  if (ctx.lastSeq - ctx.snapshotSeq >= due) housekeep(ctx, () => snapshot(ctx))
-  else scheduleIdleSnapshot(ctx)
-}
-
-/** Quiet time after the last write before unsaved changes are snapshotted. */
-export const IDLE_SNAPSHOT_MS = 3000
 
 /**
- * Snapshots once writes have paused, so a tab that is killed rather than closed still restarts
- * from a recent snapshot instead of replaying (or rebuilding) everything.
+ * The least and greatest of `seqs`, by a loop: a batch can hold more seqs than a call has room
+ * for arguments, and `Math.min(...seqs)` overflowed the stack on a 100k import (issue 11).
  */
-function scheduleIdleSnapshot(ctx: EngineContext): void {
-  if (ctx.idleSnapshot !== undefined) clearTimeout(ctx.idleSnapshot)
-  ctx.idleSnapshot = setTimeout(() => {
-    ctx.idleSnapshot = undefined
-    if (!ctx.closed && ctx.lastSeq !== ctx.snapshotSeq) housekeep(ctx, () => snapshot(ctx))
-  }, IDLE_SNAPSHOT_MS)
-  // Node: a pending snapshot must not keep a script alive.
-  ;(ctx.idleSnapshot as { unref?: () => void }).unref?.()
+function rangeOf(seqs: readonly number[]): { min: number; max: number } {
+  let min = Number.POSITIVE_INFINITY
+  let max = Number.NEGATIVE_INFINITY
+  for (const seq of seqs) {
+    if (seq < min) min = seq
+    if (seq > max) max = seq
+  }
+  return { min, max }
 }
 
-/**
- * Queues housekeeping (a catch-up, a snapshot) whose failure no caller waits for: the next
- * write catches up anyway, and a missing snapshot only costs start-up time.
- */
-function housekeep(ctx: EngineContext, task: () => Promise<unknown>): void {
-  ctx.track(
-    ctx.queue.run(async () => {
-      if (ctx.closed || !ctx.db.isOpen()) return
-      await task()
-    }),
-  )
+function byId<T extends { id: string }>(rows: readonly (T | undefined)[]): Map<string, T> {
+  const map = new Map<string, T>()
+  for (const row of rows) if (row !== undefined) map.set(row.id, row)
+  return map
 }

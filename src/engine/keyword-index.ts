@@ -1,40 +1,14 @@
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch'
+import type { RankedItem } from '../core/fusion.ts'
+import {
+  DEFAULT_KEYWORD_OPTIONS,
+  KEYWORD_AUTO_VACUUM,
+  type KeywordIndexOptions,
+} from '../core/options.ts'
 import { termProcessor, tokenize, tokenizeQuery } from '../core/tokenize.ts'
 import type { Memory } from '../core/types.ts'
 
-/** Tuning of the BM25 leg. Changing any field changes the options hash: snapshots rebuild. */
-export interface KeywordIndexOptions {
-  /** Field boosts: an alias or tag hit says more than a word in the text. @default text 1, aliases 2, tags 1.5 */
-  boost: { text: number; aliases: number; tags: number }
-  /** Prefix-match query terms at least this long (0 turns prefix matching off). @default 0 */
-  prefixMinLength: number
-  /** Fuzzy-match query terms at least this long, within 20% edits (0: off). @default 0 */
-  fuzzyMinLength: number
-  /** BM25 parameters. @default k 1.2, b 0.7, d 0.5 (MiniSearch's BM25+ defaults) */
-  bm25: { k: number; b: number; d: number }
-  /** Porter-stem plain English words on both sides. @default true */
-  stemming: boolean
-  /** Drop English function words (`STOP_WORDS`) on both sides. @default true */
-  stopWords: boolean
-  /**
-   * Second pass over the BM25 hits: a hit's score is multiplied by `1 + phraseBoost × share`,
-   * where `share` is the fraction of the query's adjacent term pairs that stand side by side in
-   * the memory too. The keyword list's score (`bm25` in explanations) includes this factor.
-   * 0 turns it off; 0.25..1 is sensible. @default 0.5
-   * @example phrase pairs of "lgbtq support group": [lgbtq support], [support group]
-   */
-  phraseBoost: number
-}
-
-export const DEFAULT_KEYWORD_OPTIONS: Readonly<KeywordIndexOptions> = Object.freeze({
-  boost: { text: 1, aliases: 2, tags: 1.5 },
-  prefixMinLength: 0,
-  fuzzyMinLength: 0,
-  bm25: { k: 1.2, b: 0.7, d: 0.5 },
-  stemming: true,
-  stopWords: true,
-  phraseBoost: 0.5,
-})
+export type { KeywordIndexOptions }
 
 /**
  * Defaults under the caller's options; `boost` and `bm25` merge field by field, so
@@ -106,6 +80,11 @@ export class KeywordIndex {
       : new MiniSearch<KeywordDocument>(miniOptions)
   }
 
+  /** This index's term processor (stemming, stop words): highlights match the way BM25 does. */
+  get processTerm(): (term: string) => string | null {
+    return this.#process
+  }
+
   /** See {@link KeywordIndexOptions.phraseBoost}. */
   get phraseBoost(): number {
     return this.#options.phraseBoost
@@ -140,14 +119,27 @@ export class KeywordIndex {
     this.#search.removeAll()
   }
 
-  /**
-   * BM25 over the query, terms OR-ed. `accept` filters candidates (namespace, type, tags,
-   * trust) before the limit is applied, so filtered-out memories never crowd out real hits.
-   */
+  /** BM25 over a query string: {@link searchTerms} of its {@link queryTerms}. */
   search(query: string, limit: number, accept?: (id: string) => boolean): KeywordHit[] {
+    return this.searchTerms(this.queryTerms(query), limit, accept)
+  }
+
+  /**
+   * BM25 over query terms already analysed by this index ({@link queryTerms}), OR-ed. `accept`
+   * filters candidates (namespace, type, tags, trust) before the limit is applied, so
+   * filtered-out memories never crowd out real hits.
+   */
+  searchTerms(
+    terms: readonly string[],
+    limit: number,
+    accept?: (id: string) => boolean,
+  ): KeywordHit[] {
     const { prefixMinLength, fuzzyMinLength } = this.#options
-    const results: SearchResult[] = this.#search.search(query, {
+    // The terms are analysed already: MiniSearch is told to take them as they are.
+    const results: SearchResult[] = this.#search.search('', {
       combineWith: 'OR',
+      tokenize: () => terms as string[],
+      processTerm: (term: string) => term,
       ...(accept ? { filter: (result: SearchResult) => accept(result.id as string) } : {}),
       ...(prefixMinLength > 0 ? { prefix: (term: string) => term.length >= prefixMinLength } : {}),
       ...(fuzzyMinLength > 0
@@ -167,13 +159,27 @@ export class KeywordIndex {
    * settings), compounds' extra parts included.
    */
   analyze(text: string): string[] {
+    return this.termsOfTokens(tokenize(text))
+  }
+
+  /** Index terms of tokens already cut by `tokenize`, in order: {@link analyze} without the cut. */
+  termsOfTokens(tokens: readonly string[]): string[] {
     const process = this.#process
     const terms: string[] = []
-    for (const token of tokenize(text)) {
+    for (const token of tokens) {
       const term = process(token)
       if (term !== null) terms.push(term)
     }
     return terms
+  }
+
+  /**
+   * What BM25 searches for a query text: {@link analyze}'s terms plus adjacent plain words
+   * joined (`auth handler` also asks for `authhandler`), duplicates kept (a repeated word counts
+   * twice, as MiniSearch would count it).
+   */
+  queryTerms(text: string): string[] {
+    return this.termsOfTokens(tokenizeQuery(text))
   }
 
   /** {@link analyze} of a memory's text, remembered for as long as that memory object lives. */
@@ -184,6 +190,35 @@ export class KeywordIndex {
       this.#analysed.set(memory, terms)
     }
     return terms
+  }
+
+  /**
+   * The keyword list's second pass: each item's BM25 score times `1 + phraseBoost × (the share of
+   * the query's adjacent term pairs that also stand side by side in the memory)`, then re-sorted
+   * (stably: equal scores keep BM25's order). "support group" then outranks a memory that says
+   * "support" here and "group" there. `queryTerms` are {@link analyze}'s terms of the query.
+   */
+  phrasePass(
+    items: RankedItem[],
+    queryTerms: readonly string[],
+    memoryOf: (id: string) => Pick<Memory, 'text'> | undefined,
+  ): void {
+    const boost = this.#options.phraseBoost
+    if (boost <= 0 || items.length < 2) return
+    const pairs = adjacentPairs(queryTerms)
+    if (pairs.size === 0) return
+    for (const item of items) {
+      const memory = memoryOf(item.id)
+      if (!memory) continue
+      const text = this.termsOf(memory)
+      const matched = new Set<string>()
+      for (let i = 1; i < text.length; i++) {
+        const pair = `${text[i - 1]} ${text[i]}`
+        if (pairs.has(pair)) matched.add(pair)
+      }
+      item.score *= 1 + (boost * matched.size) / pairs.size
+    }
+    items.sort((a, b) => b.score - a.score)
   }
 
   /** Ids the index holds; walks the saved form, so keep it to `verify()`. */
@@ -209,7 +244,16 @@ export class KeywordIndex {
       tokenize,
       processTerm: this.#process,
       searchOptions: { boost, bm25, tokenize: tokenizeQuery },
-      autoVacuum: { minDirtCount: 200, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
+      autoVacuum: { ...KEYWORD_AUTO_VACUUM },
     }
   }
+}
+
+/** The distinct pairs `"a b"` of neighbouring terms, a term next to itself left out. */
+function adjacentPairs(terms: readonly string[]): Set<string> {
+  const pairs = new Set<string>()
+  for (let i = 1; i < terms.length; i++) {
+    if (terms[i - 1] !== terms[i]) pairs.add(`${terms[i - 1]} ${terms[i]}`)
+  }
+  return pairs
 }

@@ -1,7 +1,8 @@
-import { InvalidInputError, MemoryClosedError } from '../core/errors.ts'
+import { InvalidInputError } from '../core/errors.ts'
 import type {
   CountFilter,
   ExportOptions,
+  Feedback,
   ImportOptions,
   ImportReport,
   ListOptions,
@@ -10,27 +11,40 @@ import type {
   MemoryApi,
   MemoryPatch,
   MemoryStats,
+  PageInfo,
+  PageResult,
   RecallLogEntry,
   RecallOptions,
   RecallResult,
+  Relation,
+  RelationKind,
   RememberItem,
   RememberOptions,
+  RememberPageInput,
   RememberResult,
+  ReviewOptions,
+  ReviewReport,
+  StoredPage,
   VerifyReport,
 } from '../core/types.ts'
 import { validateId } from '../core/validate.ts'
 import { EngramDatabase, mapStorageError } from '../storage/index.ts'
 import { BackfillScheduler, startEmbedder } from './backfill-scheduler.ts'
+import { Curator } from './curation.ts'
 import { EngineContext } from './engine-context.ts'
 import { checkEngineOptions, type EngineOptions } from './engine-options.ts'
 import { exportJsonl } from './import-export.ts'
-import { replay, snapshot } from './index-sync.ts'
 import { connected, type OpenStats, reconnect, restore, shutDown } from './lifecycle.ts'
 import { countMemories, listMemories } from './listing.ts'
 import { MemoryWriter } from './memory-writer.ts'
+import { forgetPage, getPage, listPages, rememberPage } from './pages/index.ts'
 import { runRecall } from './recall.ts'
 import { RecallBookkeeping } from './recall-log.ts'
 import { checkRecallOptions } from './recall-options.ts'
+import { edgesOf } from './relations.ts'
+import { Replica } from './replica.ts'
+import { runReview } from './review.ts'
+import { ReviewScheduler } from './review-scheduler.ts'
 import { verifyIndexes } from './verify.ts'
 
 /**
@@ -39,7 +53,8 @@ import { verifyIndexes } from './verify.ts'
  *
  * The work lives in modules that share one {@link EngineContext}: `lifecycle.ts` (open,
  * reconnect, the write lock), `index-sync.ts` (replay, rebuild, snapshots), `memory-writer.ts`
- * (every write path), `backfill-scheduler.ts`, `recall-log.ts`, `listing.ts` and `verify.ts`.
+ * and `write/` (every write path), `recall.ts` and `recall/` (the read path),
+ * `backfill-scheduler.ts`, `recall-log.ts`, `listing.ts` and `verify.ts`.
  *
  * @example
  * const memory = await MemoryEngine.open({ name: 'assistant', indexedDB, IDBKeyRange })
@@ -52,6 +67,8 @@ export class MemoryEngine implements MemoryApi {
   readonly #backfill: BackfillScheduler
   readonly #writer: MemoryWriter
   readonly #recalls: RecallBookkeeping
+  readonly #curator: Curator
+  readonly #reviews: ReviewScheduler | undefined
   #openStats: OpenStats | undefined
 
   private constructor(options: EngineOptions, db: EngramDatabase) {
@@ -60,6 +77,8 @@ export class MemoryEngine implements MemoryApi {
     this.#backfill = new BackfillScheduler(this.#ctx)
     this.#writer = new MemoryWriter(this.#ctx, this.#backfill)
     this.#recalls = new RecallBookkeeping(this.#ctx)
+    this.#curator = new Curator(this.#ctx)
+    if (options.autoReview) this.#reviews = new ReviewScheduler(this.#ctx, options.autoReview)
   }
 
   /**
@@ -97,17 +116,20 @@ export class MemoryEngine implements MemoryApi {
       throw mapStorageError(error)
     }
     startEmbedder(ctx, engine.#backfill)
+    engine.#reviews?.poke()
     return engine
   }
 
   // ---------------------------------------------------------------- writes
 
   async remember(text: string, options?: RememberOptions): Promise<RememberResult> {
+    this.#reviews?.poke()
     return this.#writer.remember(text, options)
   }
 
   /** All or nothing: every item is stored (or found a duplicate) in one transaction, or none is. */
   async rememberMany(items: RememberItem[]): Promise<RememberResult[]> {
+    this.#reviews?.poke()
     return this.#writer.rememberMany(items)
   }
 
@@ -126,6 +148,55 @@ export class MemoryEngine implements MemoryApi {
    */
   async importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
     return this.#writer.importMemories(jsonl, options)
+  }
+
+  /** See `pages/remember-page.ts`: checked whole, then one transaction for the whole page. */
+  async rememberPage(input: RememberPageInput): Promise<PageResult> {
+    return rememberPage(this.#ctx, input, { scheduleBackfill: () => this.#backfill.schedule() })
+  }
+
+  async getPage(pageId: string): Promise<StoredPage | undefined> {
+    return getPage(this.#ctx, pageId)
+  }
+
+  async forgetPage(pageId: string): Promise<void> {
+    return forgetPage(this.#ctx, pageId)
+  }
+
+  async listPages(options: { namespace?: string } = {}): Promise<PageInfo[]> {
+    return listPages(this.#ctx, options)
+  }
+
+  async relate(fromId: string, toId: string, kind: RelationKind): Promise<Relation> {
+    return this.#curator.relate(fromId, toId, kind)
+  }
+
+  async unrelate(fromId: string, toId: string, kind: RelationKind): Promise<boolean> {
+    return this.#curator.unrelate(fromId, toId, kind)
+  }
+
+  async relations(id: string): Promise<Relation[]> {
+    return this.#curator.relations(id)
+  }
+
+  async feedback(id: string, verdict: Feedback): Promise<Memory> {
+    return this.#curator.feedback(id, verdict)
+  }
+
+  /**
+   * The automatic review's check, now: runs a review if one is due (none completed in the last
+   * day, or one was cut short) and no other tab is running one. Only with `autoReview`; true
+   * when this call ran one.
+   */
+  async reviewIfDue(): Promise<boolean> {
+    this.#ctx.assertOpen()
+    return this.#reviews ? this.#reviews.runIfDue() : false
+  }
+
+  /** See {@link MemoryApi.review}; `review.ts` holds the pipeline. */
+  async review(options: ReviewOptions = {}): Promise<ReviewReport> {
+    this.#ctx.assertOpen()
+    return runReview(this.#ctx, options)
   }
 
   async exportMemories(options: ExportOptions = {}): Promise<string> {
@@ -156,9 +227,14 @@ export class MemoryEngine implements MemoryApi {
       {
         indexes: ctx.indexes,
         ...(ctx.embedder ? { embedder: ctx.embedder } : {}),
-        vectorBlocker: () => this.#vectorBlocker(),
+        vectorBlocker: () => ctx.vectorBlocker(),
         retrieval: ctx.retrieval,
         limits: ctx.limits,
+        lifecycle: ctx.lifecycle,
+        edges: (ids) => edgesOf(ctx.db, ids),
+        recent: (limit) =>
+          ctx.mapped(ctx.db.memories.orderBy('id').reverse().limit(limit).toArray()),
+        indexesUnavailable: () => ctx.sync.rebuilding,
         now,
       },
       query,
@@ -166,7 +242,10 @@ export class MemoryEngine implements MemoryApi {
     )
     const result: RecallResult = { ...outcome, tookMs: performance.now() - started }
     if (checked.log) this.#recalls.log(query, options, result, now)
-    this.#recalls.noteRecalled(result.hits.map((h) => h.id))
+    this.#recalls.noteRecalled(
+      result.hits.map((h) => h.id),
+      now,
+    )
     return result
   }
 
@@ -206,7 +285,7 @@ export class MemoryEngine implements MemoryApi {
       pendingVectors: ctx.embedder ? catalogue.size - vectorEntries : 0,
       keywordEntries: keyword.size,
       vectorEntries,
-      changeSeq: ctx.lastSeq,
+      changeSeq: ctx.sync.lastSeq,
     }
     if (ctx.embedder) stats.embedder = ctx.embedder.stats()
     if (this.#openStats) stats.open = this.#openStats
@@ -233,11 +312,16 @@ export class MemoryEngine implements MemoryApi {
     return ctx.queue.run(async () => {
       try {
         await reconnect(ctx)
-        return await replay(ctx)
+        return await ctx.sync.replay()
       } catch (error) {
         throw ctx.mapError(error)
       }
     })
+  }
+
+  /** The hooks multi-device sync (`src/sync/`) uses: local changes since a seq, remote writes. */
+  get replica(): Replica {
+    return new Replica(this.#ctx, this.#backfill)
   }
 
   /**
@@ -247,34 +331,23 @@ export class MemoryEngine implements MemoryApi {
    */
   async close(): Promise<void> {
     const ctx = this.#ctx
-    if (ctx.disposed) return
-    ctx.disposed = true
-    if (ctx.idleSnapshot !== undefined) clearTimeout(ctx.idleSnapshot)
+    if (!ctx.connection.beginClose()) return
+    ctx.sync.cancelIdleSnapshot()
     this.#backfill.stop()
+    this.#reviews?.stop()
     try {
-      if (!ctx.closed) {
+      if (!ctx.connection.isClosed) {
         await ctx.queue.drain()
         if (ctx.db.isOpen()) {
           await this.#recalls.flushCounts().catch(() => {})
           await ctx.settled()
-          if (ctx.lastSeq !== ctx.snapshotSeq) await snapshot(ctx).catch(() => {})
+          await ctx.sync.snapshotIfChanged().catch(() => {})
         }
       }
     } finally {
-      ctx.closed ??= new MemoryClosedError()
+      ctx.connection.finishClose()
       ctx.db.close()
       await ctx.embedder?.dispose?.()
     }
-  }
-
-  /** Why recall cannot use vectors right now, or null when it can. */
-  #vectorBlocker(): 'no-embedder' | 'loading' | 'failed' | 'reembedding' | null {
-    const ctx = this.#ctx
-    const e = ctx.embedder
-    if (!e) return 'no-embedder'
-    if (e.state === 'failed') return 'failed'
-    if (e.state !== 'ready' || !ctx.indexes.vectors) return 'loading'
-    if (ctx.staleVectors > 0) return 'reembedding'
-    return null
   }
 }

@@ -1,30 +1,27 @@
 import { monotonicFactory } from 'ulidx'
-import { InvalidInputError, MemoryNotFoundError } from '../core/errors.ts'
+import { InvalidInputError, MemoryNotFoundError, StorageError } from '../core/errors.ts'
+import { EMBED_CHUNK, WRITE_ATTEMPTS } from '../core/options.ts'
 import type {
   ImportOptions,
   ImportReport,
   Memory,
   MemoryPatch,
+  Relation,
   RememberItem,
   RememberOptions,
   RememberResult,
 } from '../core/types.ts'
 import { validateId, validateVector } from '../core/validate.ts'
-import { isConstraintError, type VectorRow } from '../storage/index.ts'
+import { isConstraintError } from '../storage/index.ts'
 import type { BackfillScheduler } from './backfill-scheduler.ts'
 import type { EngineContext } from './engine-context.ts'
-import { checkImportOptions, parseJsonl } from './import-export.ts'
-import { advance, replay } from './index-sync.ts'
+import { checkImportOptions, parseImport } from './import-export.ts'
 import { locked } from './lifecycle.ts'
-import { type PreparedWrite, preparePatch, prepareWrite, screen, screenedText } from './prepare.ts'
-import { writeBatch } from './write-batch.ts'
+import { type PreparedWrite, prepareItems, preparePatch, prepareWrite } from './prepare.ts'
+import { dropEdges, putEdge } from './relations.ts'
+import { updateMemory } from './write/update.ts'
+import { STALE, writeBatch } from './write-batch.ts'
 import { Coalescer } from './write-queue.ts'
-
-/** Texts per embedding call: a large `rememberMany` is embedded in pieces, stored in one go. */
-const EMBED_CHUNK = 64
-
-/** Attempts of a batch that lost a unique-key race to a writer that held no shared lock. */
-const CONSTRAINT_RETRIES = 3
 
 /**
  * Every path that changes memories: `remember` (coalesced), `rememberMany`, `update`, `forget`
@@ -52,29 +49,15 @@ export class MemoryWriter {
 
   async rememberMany(items: RememberItem[]): Promise<RememberResult[]> {
     this.#ctx.assertOpen()
-    if (!Array.isArray(items)) {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        'items',
-        'expected an array of { text, ...options }',
-      )
-    }
-    const prepared = items.map((item, i) => {
-      if (!item || typeof item !== 'object') {
-        throw new InvalidInputError(
-          'BAD_OPTION',
-          `items[${i}]`,
-          'expected an object with a text field',
-        )
-      }
-      const p = prepareWrite(item.text, item, this.#ctx.limits, `items[${i}].`)
+    const prepared = prepareItems(items, this.#ctx.limits)
+    prepared.forEach((p, i) => {
       this.#checkVector(p, `items[${i}].vector`)
-      return p
     })
     if (prepared.length === 0) return []
     return this.#ctx.queue.run(() => this.#write(prepared))
   }
 
+  /** See `updateMemory` (write/update.ts): the patch is applied to the row read in the commit. */
   async update(id: string, patch: MemoryPatch): Promise<Memory> {
     const ctx = this.#ctx
     ctx.assertOpen()
@@ -82,58 +65,22 @@ export class MemoryWriter {
     const changes = preparePatch(patch, ctx.limits)
     return ctx.queue.run(() =>
       locked(ctx, async () => {
-        const { db } = ctx
-        const current = await db.memories.get(id)
-        if (!current) throw new MemoryNotFoundError(id)
-        const { poison = 'reject', key, expiresAt, ...fields } = changes
-        const next: Memory = { ...current, ...fields, updatedAt: ctx.clock() }
-        if (key !== undefined) next.key = key
-        if (expiresAt === null) delete next.expiresAt
-        else if (expiresAt !== undefined) next.expiresAt = expiresAt
-        if (
-          fields.text !== undefined ||
-          fields.aliases !== undefined ||
-          fields.tags !== undefined
-        ) {
-          next.flags = screen(screenedText(next), poison, 'patch')
-        }
-        if (next.key !== current.key || next.type !== current.type) {
-          const clash = await db.memories
-            .where('[namespace+type+key]')
-            .equals([next.namespace, next.type, next.key])
-            .first()
-          if (clash && clash.id !== id) {
-            throw new InvalidInputError(
-              'DUPLICATE_TEXT',
-              'patch.text',
-              `memory ${clash.id} already says this`,
-            )
-          }
-        }
-        let vector: Float32Array | undefined
-        let dropVector = false
-        if (next.text !== current.text) {
-          vector = await this.#embedPassages([next.text]).then((v) => v?.[0])
-          dropVector = !vector
-        } else if (next.type !== current.type) {
-          vector = (await db.vectors.get(id))?.vector
-        }
-        const seq = await ctx.transact(async () => {
-          // Recall counters are written without the write lock (they change no index); take
-          // theirs from the row as it is now, so this update does not undo them.
-          const latest = await db.memories.get(id)
-          if (!latest) throw new MemoryNotFoundError(id)
-          next.recallCount = latest.recallCount
-          if (latest.lastRecalledAt !== undefined) next.lastRecalledAt = latest.lastRecalledAt
-          await db.memories.put(next)
-          if (vector) await db.vectors.put(this.#vectorRow(id, vector))
-          else if (dropVector) await db.vectors.delete(id)
-          return db.changes.add({ op: 'put', id, at: next.updatedAt })
-        })
-        ctx.indexes.put(next, vector)
-        if (dropVector) ctx.indexes.removeVector(id)
-        advance(ctx, [seq])
-        return next
+        const updated = await updateMemory(
+          {
+            db: ctx.db,
+            model: ctx.embedder?.model ?? null,
+            now: ctx.clock(),
+            embed: async (text) => (await this.#embedPassages([text]))?.[0],
+            transact: (body) => ctx.transact(body),
+          },
+          id,
+          changes,
+        )
+        ctx.indexes.put(updated.memory, updated.vector)
+        if (updated.dropVector) ctx.indexes.removeVector(id)
+        ctx.sync.recordWrites([updated.seq])
+        if (updated.dropVector) this.#backfill.schedule()
+        return updated.memory
       }),
     )
   }
@@ -150,10 +97,11 @@ export class MemoryWriter {
           if (!exists) throw new MemoryNotFoundError(id)
           await db.memories.delete(id)
           await db.vectors.delete(id)
+          await dropEdges(db, [id])
           return db.changes.add({ op: 'delete', id, at: ctx.clock() })
         })
         ctx.indexes.remove(id)
-        advance(ctx, [seq])
+        ctx.sync.recordWrites([seq])
       }),
     )
   }
@@ -162,8 +110,11 @@ export class MemoryWriter {
     const ctx = this.#ctx
     ctx.assertOpen()
     const batchSize = checkImportOptions(options, ctx.writeBatch)
-    const lines = parseJsonl(jsonl, options, ctx.limits, ctx.embedder?.model ?? null)
+    const parsed = parseImport(jsonl, options, ctx.limits, ctx.embedder?.model ?? null, ctx.clock())
+    const lines = parsed.items
     const report: ImportReport = { lines: lines.length, created: 0, duplicates: 0, flagged: 0 }
+    // An exported id may land under another id (a duplicate of what is stored): edges follow it.
+    const landed = new Map<string, string>()
     for (let start = 0; start < lines.length; start += batchSize) {
       const batch = lines.slice(start, start + batchSize)
       for (const p of batch) {
@@ -175,6 +126,10 @@ export class MemoryWriter {
         }
       }
       const results = await ctx.queue.run(() => this.#write(batch))
+      results.forEach((r, i) => {
+        const asked = batch[i]!.id
+        if (asked !== undefined) landed.set(asked, r.id)
+      })
       for (const r of results) {
         if (r.status === 'created') report.created++
         else report.duplicates++
@@ -186,38 +141,94 @@ export class MemoryWriter {
         total: lines.length,
       })
     }
+    if (parsed.relations.length > 0) await this.#importRelations(parsed.relations, landed)
     return report
+  }
+
+  /** The file's edges between memories it brought (or found stored), by where each landed. */
+  async #importRelations(relations: Relation[], landed: Map<string, string>): Promise<void> {
+    const ctx = this.#ctx
+    const edges = relations.flatMap((r) => {
+      const from = landed.get(r.from)
+      const to = landed.get(r.to)
+      return from && to && from !== to ? [{ ...r, from, to }] : []
+    })
+    await ctx.queue.run(() =>
+      locked(ctx, () =>
+        ctx.transact(async () => {
+          for (const edge of edges) await putEdge(ctx.db, edge, edge.createdAt)
+        }),
+      ),
+    )
   }
 
   /**
    * One batch, inside the queue: dedup, embed, one transaction, then the indexes. A unique-key
-   * failure means a writer outside this engine's lock stored the same text (or id) first: catch
-   * up and run the batch again, so the caller gets the duplicate instead of an error.
+   * failure means a writer outside this engine's lock stored the same text (or id) first, and
+   * {@link STALE} that one changed a memory this batch matched: catch up and run the batch
+   * again, so the caller gets the duplicate instead of an error.
    */
   #write(items: PreparedWrite[]): Promise<RememberResult[]> {
     const ctx = this.#ctx
     ctx.assertOpen()
     return locked(ctx, async () => {
+      assertSuperseded(items, ctx.indexes.catalogue)
       for (let attempt = 1; ; attempt++) {
-        try {
-          const outcome = await writeBatch(items, {
-            db: ctx.db,
-            indexes: ctx.indexes,
-            now: ctx.clock(),
-            newId: () => this.#ulid(),
-            embed: (texts) => this.#embedPassages(texts),
-            model: ctx.embedder?.model ?? null,
-            nearDuplicate: ctx.retrieval.nearDuplicate,
-            transact: (body) => ctx.transact(body),
-          })
-          advance(ctx, outcome.seqs)
+        const outcome = await this.#attempt(items)
+        if (outcome !== STALE) {
+          ctx.sync.recordWrites(outcome.seqs)
           if (outcome.unembedded > 0) this.#backfill.schedule()
+          await this.#storeSupersedes(items, outcome.results)
           return outcome.results
-        } catch (error) {
-          if (!isConstraintError(error) || attempt >= CONSTRAINT_RETRIES) throw error
-          await replay(ctx)
         }
+        if (attempt >= WRITE_ATTEMPTS) {
+          throw new StorageError(
+            `the memories this write repeats kept changing in another tab (${attempt} tries)`,
+          )
+        }
+        await ctx.sync.replay()
       }
+    })
+  }
+
+  /** One try of a batch; a lost unique-key race counts as {@link STALE}. */
+  async #attempt(items: PreparedWrite[]): Promise<Awaited<ReturnType<typeof writeBatch>>> {
+    const ctx = this.#ctx
+    try {
+      return await writeBatch(items, {
+        db: ctx.db,
+        indexes: ctx.indexes,
+        now: ctx.clock(),
+        newId: () => this.#ulid(),
+        embed: (texts) => this.#embedPassages(texts),
+        model: ctx.embedder?.model ?? null,
+        nearDuplicate: ctx.retrieval.nearDuplicate,
+        relatedFloor: ctx.retrieval.relatedFloor,
+        lifecycle: ctx.lifecycle,
+        transact: (body) => ctx.transact(body),
+      })
+    } catch (error) {
+      if (isConstraintError(error)) return STALE
+      throw error
+    }
+  }
+
+  /**
+   * The `supersedes` edges of a batch, once its memories are stored. Under the same lock as the
+   * write, so no other writer sees the new memory without its edge for long; a memory that
+   * repeats the one it supersedes stores no edge.
+   */
+  async #storeSupersedes(items: PreparedWrite[], results: RememberResult[]): Promise<void> {
+    const edges = items.flatMap((w, i) =>
+      w.supersedes && w.supersedes !== results[i]!.id
+        ? [{ from: results[i]!.id, to: w.supersedes, kind: 'supersedes' as const }]
+        : [],
+    )
+    if (edges.length === 0) return
+    const ctx = this.#ctx
+    const now = ctx.clock()
+    await ctx.transact(async () => {
+      for (const edge of edges) await putEdge(ctx.db, edge, now)
     })
   }
 
@@ -228,7 +239,7 @@ export class MemoryWriter {
       const vectors: Float32Array[] = []
       for (let start = 0; start < texts.length; start += EMBED_CHUNK) {
         const chunk = texts.slice(start, start + EMBED_CHUNK)
-        vectors.push(...(await embedder.embed(chunk, { kind: 'passage' })))
+        for (const vector of await embedder.embed(chunk, { kind: 'passage' })) vectors.push(vector)
       }
       return vectors
     } catch {
@@ -249,8 +260,15 @@ export class MemoryWriter {
     }
     prepared.vector = validateVector(prepared.vector, dims, field)
   }
+}
 
-  #vectorRow(id: string, vector: Float32Array): VectorRow {
-    return { id, model: this.#ctx.embedder!.model, dims: vector.length, vector }
+/** Throws `MemoryNotFoundError` for a `supersedes` naming no stored memory, before any write. */
+function assertSuperseded(
+  items: readonly PreparedWrite[],
+  catalogue: ReadonlyMap<string, Memory>,
+): void {
+  for (const w of items) {
+    if (w.supersedes !== undefined && !catalogue.has(w.supersedes))
+      throw new MemoryNotFoundError(w.supersedes)
   }
 }

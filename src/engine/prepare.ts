@@ -1,20 +1,51 @@
-import { InvalidInputError, RejectedMemoryError } from '../core/errors.ts'
+import { RejectedMemoryError } from '../core/errors.ts'
+import { confidenceValue } from '../core/lifecycle.ts'
 import type { LimitOptions } from '../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, DEFAULT_TYPE } from '../core/options.ts'
-import { screenText } from '../core/poison.ts'
+import { screenText } from '../core/poison/index.ts'
 import { dedupKey } from '../core/text.ts'
 import type {
   Confidence,
+  Memory,
   MemoryPatch,
   PoisonPolicy,
+  RememberItem,
   RememberOptions,
+  Tier,
   TrustLevel,
 } from '../core/types.ts'
-import { assertOneOf, validateAliases, validateTags, validateText } from '../core/validate.ts'
+import {
+  expectArray,
+  expectOptions,
+  numberIn,
+  oneOf,
+  validateAliases,
+  validateId,
+  validateMeta,
+  validateName,
+  validateTags,
+  validateText,
+  validateTime,
+} from '../core/validate.ts'
+import { CONFIDENCE_LEVELS, POISON_POLICIES, TIERS, TRUST_LEVELS } from '../core/vocabulary.ts'
 
-const TRUST: TrustLevel[] = ['trusted', 'unverified', 'untrusted']
-const CONFIDENCE: Confidence[] = ['low', 'medium', 'high']
-const POISON: PoisonPolicy[] = ['reject', 'flag', 'off']
+// Kept while engine modules outside this one still import the printer from here.
+export { describe } from '../core/validate.ts'
+
+/** Fields of a memory an import restores as they were exported; a fresh write sets them itself. */
+export type RestoredFields = Partial<
+  Pick<
+    Memory,
+    | 'updatedAt'
+    | 'confirmedAt'
+    | 'confirmations'
+    | 'recallCount'
+    | 'lastRecalledAt'
+    | 'pageId'
+    | 'chunk'
+    | 'needsReview'
+  >
+>
 
 /** A validated write, ready for dedup and storage. */
 export interface PreparedWrite {
@@ -26,7 +57,13 @@ export interface PreparedWrite {
   aliases: string[]
   source: string
   trust: TrustLevel
-  confidence: Confidence
+  /** The writer's confidence as a number; absent: the source's (resolved with the lifecycle). */
+  confidence?: number
+  /** Absent: the type's default tier. */
+  tier?: Tier
+  summary?: string
+  /** The id this write replaces: a `supersedes` edge is stored with it. */
+  supersedes?: string
   flags: string[]
   expiresAt?: number
   meta?: Record<string, unknown>
@@ -35,59 +72,63 @@ export interface PreparedWrite {
   /** Keep this id (imports), when no other memory has it. */
   id?: string
   createdAt?: number
+  /** Imports: the rest of the row as exported, applied over the fresh row's values. */
+  restored?: RestoredFields
 }
 
-function optionalString(value: unknown, field: string, fallback: string): string {
-  if (value === undefined) return fallback
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 256) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected a non-empty string up to 256 characters, got ${describe(value)}`,
-    )
-  }
-  return value.normalize('NFC').trim()
+// Records, not lists, so the compiler insists every option of the type is named exactly once.
+const REMEMBER_OPTIONS: Record<keyof RememberOptions, true> = {
+  namespace: true,
+  type: true,
+  tags: true,
+  aliases: true,
+  source: true,
+  trust: true,
+  confidence: true,
+  tier: true,
+  summary: true,
+  supersedes: true,
+  expiresAt: true,
+  meta: true,
+  vector: true,
+  poison: true,
+}
+const PATCH_FIELDS: Record<keyof MemoryPatch, true> = {
+  text: true,
+  type: true,
+  tags: true,
+  aliases: true,
+  source: true,
+  trust: true,
+  confidence: true,
+  tier: true,
+  summary: true,
+  expiresAt: true,
+  meta: true,
+  poison: true,
 }
 
-function optionalTime(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected epoch milliseconds, got ${describe(value)}`,
-    )
-  }
-  return value
-}
-
-function optionalMeta(value: unknown, field: string): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected a plain object, got ${describe(value)}`,
-    )
-  }
-  return value as Record<string, unknown>
-}
-
-export function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`
-  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`
-  return `${typeof value} ${String(value)}`
-}
+/** Option names `remember` accepts. */
+export const REMEMBER_OPTION_NAMES: readonly string[] = Object.keys(REMEMBER_OPTIONS)
+const ITEM_FIELD_NAMES: readonly string[] = ['text', ...REMEMBER_OPTION_NAMES]
+const PATCH_FIELD_NAMES: readonly string[] = Object.keys(PATCH_FIELDS)
 
 /**
- * Everything of a memory that recall hands back as words an LLM will read: the text, aliases
- * and tags (a 64-character tag holds "ignore previous instructions" easily). `meta` is the
- * host's structured data and is not screened.
+ * Everything of a memory that recall hands back as words an LLM will read: the text, aliases,
+ * tags (a 64-character tag holds "ignore previous instructions" easily), the source (often a URL
+ * or a name the writer was told), the type and the summary (recall may return it for the text). `meta` is the host's structured data and the
+ * namespace the host's partition key: neither is screened (both are character-checked).
  */
-export function screenedText(memory: { text: string; aliases: string[]; tags: string[] }): string {
-  return [memory.text, ...memory.aliases, ...memory.tags].join('\n')
+export function screenedText(memory: {
+  text: string
+  aliases: string[]
+  tags: string[]
+  source: string
+  type: string
+  summary?: string
+}): string {
+  const { text, aliases, tags, source, type, summary } = memory
+  return [text, ...aliases, ...tags, source, type, ...(summary ? [summary] : [])].join('\n')
 }
 
 /**
@@ -108,77 +149,108 @@ export function screen(text: string, policy: PoisonPolicy, where = ''): string[]
 
 /**
  * Validates a write and everything it carries. Throws a typed error naming the field at fault
- * (`prefix` lets batch callers say which item: `items[3].tags[1]`). Pure: nothing is written.
+ * (`prefix` lets batch callers say which item: `items[3].tags[1]`; the options are then the item
+ * itself, which may carry its `text`). Pure: nothing is written. The screen runs last, over the
+ * checked fields, so a malformed write is reported as such.
+ *
+ * @throws InvalidInputError `BAD_OPTION` for an unknown option name, and what each field's
+ *   check throws; RejectedMemoryError when the screen matches under `poison: 'reject'`.
  */
 export function prepareWrite(
   text: unknown,
-  options: RememberOptions | undefined,
+  options: RememberOptions | RememberItem | undefined,
   limits: LimitOptions,
   prefix = '',
 ): PreparedWrite {
-  if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      `${prefix}options`,
-      `expected an object, got ${describe(options)}`,
-    )
-  }
-  const o = options ?? {}
-  const clean = validateText(text, `${prefix}text`, limits.maxTextBytes)
-  const poison = o.poison ?? 'reject'
-  assertOneOf(poison, POISON, `${prefix}poison`)
-  const trust = o.trust ?? 'unverified'
-  assertOneOf(trust, TRUST, `${prefix}trust`)
-  const confidence = o.confidence ?? 'medium'
-  assertOneOf(confidence, CONFIDENCE, `${prefix}confidence`)
-  const aliases =
-    o.aliases === undefined
-      ? []
-      : validateAliases(o.aliases, `${prefix}aliases`, limits.maxAliases, limits.maxAliasLength)
-  const tags =
-    o.tags === undefined
-      ? []
-      : validateTags(o.tags, `${prefix}tags`, limits.maxTags, limits.maxTagLength)
+  const o = prefix
+    ? expectOptions(options, prefix.replace(/\.$/, ''), ITEM_FIELD_NAMES, prefix)
+    : expectOptions(options, 'options', REMEMBER_OPTION_NAMES, '')
+  return prepareFields(text, o as RememberOptions, limits, prefix)
+}
+
+/**
+ * Validates a `rememberMany` batch whole: an array whose every slot holds an object
+ * `{ text, ...options }` (a hole of `[a, , b]` is rejected, never skipped), each item prepared
+ * as {@link prepareWrite} does, errors naming the item (`items[3].text`).
+ *
+ * @throws InvalidInputError `BAD_OPTION` at `items` or `items[i]`, and what an item's fields throw.
+ */
+export function prepareItems(items: unknown, limits: LimitOptions): PreparedWrite[] {
+  const list = expectArray(items, 'items', 'an array of { text, ...options }')
+  return list.map((item, i) => {
+    const where = `items[${i}]`
+    const { text, ...options } = expectOptions(item, where, ITEM_FIELD_NAMES, `${where}.`, true)
+    return prepareFields(text, options as RememberOptions, limits, `${where}.`)
+  })
+}
+
+function prepareFields(
+  text: unknown,
+  o: RememberOptions,
+  limits: LimitOptions,
+  prefix: string,
+): PreparedWrite {
+  const at = (name: string) => `${prefix}${name}`
+  const clean = validateText(text, at('text'), limits.maxTextBytes)
+  const poison = oneOf(o.poison ?? 'reject', POISON_POLICIES, at('poison'))
   const prepared: PreparedWrite = {
     text: clean,
     key: dedupKey(clean),
-    namespace: optionalString(o.namespace, `${prefix}namespace`, DEFAULT_NAMESPACE),
-    type: optionalString(o.type, `${prefix}type`, DEFAULT_TYPE),
-    tags,
-    aliases,
-    source: optionalString(o.source, `${prefix}source`, DEFAULT_SOURCE),
-    trust,
-    confidence,
+    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, at('namespace')),
+    type: validateName(o.type ?? DEFAULT_TYPE, at('type')),
+    tags: validateTags(o.tags, at('tags'), limits.maxTags, limits.maxTagLength),
+    aliases: validateAliases(o.aliases, at('aliases'), limits.maxAliases, limits.maxAliasLength),
+    source: validateName(o.source ?? DEFAULT_SOURCE, at('source')),
+    trust: oneOf(o.trust ?? 'unverified', TRUST_LEVELS, at('trust')),
     flags: [],
   }
-  prepared.flags = screen(screenedText(prepared), poison, prefix.replace(/\.$/, ''))
-  const expiresAt = optionalTime(o.expiresAt, `${prefix}expiresAt`)
-  if (expiresAt !== undefined) prepared.expiresAt = expiresAt
-  const meta = optionalMeta(o.meta, `${prefix}meta`)
-  if (meta !== undefined) prepared.meta = meta
+  if (o.confidence !== undefined)
+    prepared.confidence = checkConfidence(o.confidence, at('confidence'))
+  if (o.tier !== undefined) prepared.tier = oneOf(o.tier, TIERS, at('tier'))
+  if (o.summary !== undefined)
+    prepared.summary = validateText(o.summary, at('summary'), MAX_SUMMARY_BYTES)
+  if (o.supersedes !== undefined) prepared.supersedes = validateId(o.supersedes, at('supersedes'))
+  if (o.expiresAt !== undefined && o.expiresAt !== null)
+    prepared.expiresAt = validateTime(o.expiresAt, at('expiresAt'))
+  if (o.meta !== undefined) prepared.meta = validateMeta(o.meta, at('meta'))
   if (o.vector !== undefined) prepared.vector = o.vector
+  prepared.flags = screen(screenedText(prepared), poison, prefix.replace(/\.$/, ''))
   return prepared
 }
 
-export type PreparedPatch = Omit<MemoryPatch, 'expiresAt'> & {
+/** Longest `summary`, in UTF-8 bytes: one line. */
+const MAX_SUMMARY_BYTES = 512
+
+/** A confidence given as a level word or a number 0..1, as the number stored. */
+function checkConfidence(value: unknown, field: string): number {
+  if (typeof value === 'number') return numberIn(value, field, 0, 1)
+  return confidenceValue(oneOf(value, CONFIDENCE_LEVELS, field) as Confidence)
+}
+
+export type PreparedPatch = Omit<MemoryPatch, 'expiresAt' | 'confidence' | 'summary'> & {
+  confidence?: number
+  summary?: string | null
   key?: string
   expiresAt?: number | null
 }
 
-/** Validates a patch; returns only the fields it changes, text already cleaned. */
+/**
+ * Validates a patch; returns only the fields it changes, text already cleaned. A changed
+ * `source` or `type` is screened here under `poison: 'reject'`; the update re-screens the whole
+ * patched memory for the flags it stores.
+ *
+ * @throws InvalidInputError `BAD_OPTION` (not an object, an unknown field) and what each field's
+ *   check throws; RejectedMemoryError.
+ */
 export function preparePatch(patch: unknown, limits: LimitOptions): PreparedPatch {
-  if (!patch || typeof patch !== 'object' || Array.isArray(patch)) {
-    throw new InvalidInputError('BAD_OPTION', 'patch', `expected an object, got ${describe(patch)}`)
-  }
-  const p = patch as MemoryPatch
+  const p = expectOptions(patch, 'patch', PATCH_FIELD_NAMES, 'patch.', true) as MemoryPatch
   const out: PreparedPatch = {}
-  const poison = p.poison ?? 'reject'
-  assertOneOf(poison, POISON, 'patch.poison')
+  const poison = oneOf(p.poison ?? 'reject', POISON_POLICIES, 'patch.poison')
   if (p.text !== undefined) {
     out.text = validateText(p.text, 'patch.text', limits.maxTextBytes)
     out.key = dedupKey(out.text)
   }
-  if (p.type !== undefined) out.type = optionalString(p.type, 'patch.type', DEFAULT_TYPE)
+  if (p.type !== undefined) out.type = validateName(p.type, 'patch.type')
   if (p.tags !== undefined)
     out.tags = validateTags(p.tags, 'patch.tags', limits.maxTags, limits.maxTagLength)
   if (p.aliases !== undefined) {
@@ -189,19 +261,20 @@ export function preparePatch(patch: unknown, limits: LimitOptions): PreparedPatc
       limits.maxAliasLength,
     )
   }
-  if (p.source !== undefined) out.source = optionalString(p.source, 'patch.source', DEFAULT_SOURCE)
-  if (p.trust !== undefined) {
-    assertOneOf(p.trust, TRUST, 'patch.trust')
-    out.trust = p.trust
-  }
-  if (p.confidence !== undefined) {
-    assertOneOf(p.confidence, CONFIDENCE, 'patch.confidence')
-    out.confidence = p.confidence
-  }
+  if (p.source !== undefined) out.source = validateName(p.source, 'patch.source')
+  if (p.trust !== undefined) out.trust = oneOf(p.trust, TRUST_LEVELS, 'patch.trust')
+  if (p.confidence !== undefined) out.confidence = checkConfidence(p.confidence, 'patch.confidence')
+  if (p.tier !== undefined) out.tier = oneOf(p.tier, TIERS, 'patch.tier')
+  if (p.summary !== undefined)
+    out.summary =
+      p.summary === null ? null : validateText(p.summary, 'patch.summary', MAX_SUMMARY_BYTES)
   if (p.expiresAt !== undefined)
-    out.expiresAt = p.expiresAt === null ? null : optionalTime(p.expiresAt, 'patch.expiresAt')!
-  const meta = optionalMeta(p.meta, 'patch.meta')
-  if (meta !== undefined) out.meta = meta
+    out.expiresAt = p.expiresAt === null ? null : validateTime(p.expiresAt, 'patch.expiresAt')
+  if (p.meta !== undefined) out.meta = validateMeta(p.meta, 'patch.meta')
+  if (poison === 'reject') {
+    const named = [out.source, out.type].filter((s) => s !== undefined)
+    if (named.length > 0) screen(named.join('\n'), poison, 'patch')
+  }
   out.poison = poison
   return out
 }

@@ -1,11 +1,8 @@
-import { InvalidInputError } from '../core/errors.ts'
+import { COUNTER_FLUSH_MS } from '../core/options.ts'
 import type { RecallLogEntry, RecallOptions, RecallResult } from '../core/types.ts'
 import type { EngineContext } from './engine-context.ts'
 import { connected } from './lifecycle.ts'
-import { describe } from './prepare.ts'
-
-/** How long recall counters gather before one write stores them. */
-const COUNTER_FLUSH_MS = 50
+import { checkRecallLogOptions } from './recall-options.ts'
 
 /**
  * What recall leaves behind: the recall log (one entry per logged recall, trimmed to
@@ -15,6 +12,8 @@ const COUNTER_FLUSH_MS = 50
 export class RecallBookkeeping {
   readonly #ctx: EngineContext
   readonly #pending = new Map<string, number>()
+  /** The latest recall time among the pending counts: what `lastRecalledAt` becomes. */
+  #pendingAt = 0
 
   constructor(ctx: EngineContext) {
     this.#ctx = ctx
@@ -48,9 +47,14 @@ export class RecallBookkeeping {
     )
   }
 
-  /** Counts a recall of each id; counts gathered over a short window are stored together. */
-  noteRecalled(ids: string[]): void {
+  /**
+   * Counts a recall of each id at time `at` (the recall's own clock reading, so a use is dated
+   * when it happened, not when the counts are flushed); counts gathered over a short window are
+   * stored together.
+   */
+  noteRecalled(ids: string[], at: number = this.#ctx.clock()): void {
     if (ids.length === 0) return
+    this.#pendingAt = Math.max(this.#pendingAt, at)
     const first = this.#pending.size === 0
     for (const id of ids) this.#pending.set(id, (this.#pending.get(id) ?? 0) + 1)
     if (first) {
@@ -63,27 +67,24 @@ export class RecallBookkeeping {
   /** Counters only: they change no index, so no change-log entry and no write lock. */
   async flushCounts(): Promise<void> {
     const ctx = this.#ctx
-    if (this.#pending.size === 0 || ctx.closed) return
+    if (this.#pending.size === 0 || ctx.connection.isClosed) return
     const counts = new Map(this.#pending)
+    const at = this.#pendingAt
     this.#pending.clear()
-    const at = ctx.clock()
+    this.#pendingAt = 0
     await ctx.db.transaction('rw', ctx.db.memories, async () => {
       await ctx.db.memories
         .where('id')
         .anyOf([...counts.keys()])
         .modify((m) => {
           m.recallCount += counts.get(m.id) ?? 0
-          m.lastRecalledAt = at
+          m.lastRecalledAt = Math.max(m.lastRecalledAt ?? 0, at)
         })
     })
     for (const [id, n] of counts) {
       const m = ctx.indexes.catalogue.get(id)
-      if (m)
-        ctx.indexes.catalogue.set(id, {
-          ...m,
-          recallCount: m.recallCount + n,
-          lastRecalledAt: at,
-        })
+      const last = Math.max(m?.lastRecalledAt ?? 0, at)
+      if (m) ctx.indexes.refresh({ ...m, recallCount: m.recallCount + n, lastRecalledAt: last })
     }
   }
 
@@ -91,14 +92,7 @@ export class RecallBookkeeping {
   async read(options: { limit?: number } = {}): Promise<RecallLogEntry[]> {
     const ctx = this.#ctx
     ctx.assertOpen()
-    const limit = options?.limit ?? 50
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1_000_000) {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        'limit',
-        `expected an integer from 1 to 1000000, got ${describe(limit)}`,
-      )
-    }
+    const limit = checkRecallLogOptions(options)
     await connected(ctx)
     await ctx.settled()
     return ctx.mapped(ctx.db.recalls.orderBy('id').reverse().limit(limit).toArray())

@@ -1,16 +1,25 @@
-import { InvalidInputError } from '../core/errors.ts'
 import type { LimitOptions, RetrievalOptions, SelectOptions } from '../core/options.ts'
-import { DEFAULT_NAMESPACE, DEFAULT_SELECT } from '../core/options.ts'
+import { DEFAULT_NAMESPACE, DEFAULT_RECALL_LOG_READ, DEFAULT_SELECT } from '../core/options.ts'
 import type { ListName, RecallMode, RecallOptions, SelectHook, TrustLevel } from '../core/types.ts'
-import { assertOneOf, validateAliases, validateK, validateTags } from '../core/validate.ts'
-import { describe } from './prepare.ts'
-
-const MODES: RecallMode[] = ['hybrid', 'keyword', 'semantic']
-const TRUST: TrustLevel[] = ['trusted', 'unverified', 'untrusted']
-const LISTS: ListName[] = ['keyword', 'vector', 'alias', 'tag']
+import {
+  booleanOr,
+  expectFunction,
+  expectOptions,
+  integerIn,
+  numberIn,
+  oneOf,
+  validateK,
+  validateName,
+  validateNames,
+  validateQuery,
+  validateTags,
+} from '../core/validate.ts'
+import { LIST_NAMES, RECALL_MODES, TRUST_LEVELS } from '../core/vocabulary.ts'
 
 /** Recall options with defaults applied and types checked. */
 export interface CheckedRecallOptions {
+  /** The query, checked and normalised ({@link validateQuery}). */
+  query: string
   k: number
   mode: RecallMode
   namespace: string
@@ -20,106 +29,98 @@ export interface CheckedRecallOptions {
   explain: boolean
   minTrust?: TrustLevel
   includeFlagged: boolean
+  includeExpired: boolean
+  includeSuperseded: boolean
+  expand: number
+  tokenBudget?: number
   boosts: boolean
   log: boolean
+  collapsePages: boolean
   select?: SelectHook
   selectOptions: SelectOptions
 }
 
+const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
+  k: true,
+  mode: true,
+  namespace: true,
+  types: true,
+  tags: true,
+  weights: true,
+  explain: true,
+  minTrust: true,
+  includeFlagged: true,
+  includeExpired: true,
+  includeSuperseded: true,
+  expand: true,
+  tokenBudget: true,
+  boosts: true,
+  log: true,
+  collapsePages: true,
+  select: true,
+  selectOptions: true,
+}
+const RECALL_OPTION_NAMES = Object.keys(RECALL_OPTIONS)
+
+/** Most types a recall may filter on. */
+const MAX_TYPES = 64
+
+/**
+ * Checks a recall: the query with the same character rules as stored text ({@link validateQuery}),
+ * then every option, each by its one check. Unknown option names are rejected.
+ *
+ * @throws InvalidInputError `BAD_OPTION` and the text codes, naming the field.
+ */
 export function checkRecallOptions(
   query: unknown,
   options: RecallOptions | undefined,
   retrieval: RetrievalOptions,
   limits: LimitOptions,
 ): CheckedRecallOptions {
-  if (typeof query !== 'string') {
-    throw new InvalidInputError('BAD_OPTION', 'query', `expected a string, got ${describe(query)}`)
-  }
-  if (query.trim() === '')
-    throw new InvalidInputError(
-      'EMPTY_TEXT',
-      'query',
-      'expected some text to search for, got an empty query',
-    )
-  if (query.length > limits.maxQueryLength) {
-    throw new InvalidInputError(
-      'TEXT_TOO_LONG',
-      'query',
-      `expected at most ${limits.maxQueryLength} characters, got ${query.length}`,
-    )
-  }
-  if (options !== undefined && (options === null || typeof options !== 'object')) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'options',
-      `expected an object, got ${describe(options)}`,
-    )
-  }
-  const o = options ?? {}
-  const mode = o.mode ?? 'hybrid'
-  assertOneOf(mode, MODES, 'mode')
-  if (o.minTrust !== undefined) assertOneOf(o.minTrust, TRUST, 'minTrust')
-  const namespace = o.namespace ?? DEFAULT_NAMESPACE
-  if (typeof namespace !== 'string' || namespace === '') {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'namespace',
-      `expected a non-empty string, got ${describe(namespace)}`,
-    )
-  }
-  const weights = { keyword: 1, vector: 1, alias: 1, tag: 1 }
-  if (o.weights !== undefined) {
-    if (!o.weights || typeof o.weights !== 'object') {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        'weights',
-        `expected an object, got ${describe(o.weights)}`,
-      )
-    }
-    for (const [name, weight] of Object.entries(o.weights)) {
-      if (!LISTS.includes(name as ListName)) {
-        throw new InvalidInputError(
-          'BAD_OPTION',
-          `weights.${name}`,
-          `expected one of ${LISTS.join(', ')}`,
-        )
-      }
-      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-        throw new InvalidInputError(
-          'BAD_OPTION',
-          `weights.${name}`,
-          `expected a finite number ≥ 0, got ${describe(weight)}`,
-        )
-      }
-      weights[name as ListName] = weight
-    }
-  }
+  const clean = validateQuery(query, limits.maxQueryLength)
+  const o = expectOptions(options, 'options', RECALL_OPTION_NAMES, '') as RecallOptions
   const checked: CheckedRecallOptions = {
-    k: validateK(o.k ?? retrieval.k, limits.maxK),
-    mode,
-    namespace,
-    weights,
-    explain: o.explain ?? true,
-    includeFlagged: o.includeFlagged ?? true,
-    boosts: o.boosts ?? true,
-    log: o.log ?? true,
+    query: clean,
+    // A budget, not a count, decides how many hits a budgeted recall returns unless `k` says.
+    k: validateK(o.k ?? (o.tokenBudget !== undefined ? limits.maxK : retrieval.k), limits.maxK),
+    mode: oneOf(o.mode ?? 'hybrid', RECALL_MODES, 'mode'),
+    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, 'namespace'),
+    weights: checkWeights(o.weights),
+    explain: booleanOr(o.explain, true, 'explain'),
+    includeFlagged: booleanOr(o.includeFlagged, true, 'includeFlagged'),
+    includeExpired: booleanOr(o.includeExpired, false, 'includeExpired'),
+    includeSuperseded: booleanOr(o.includeSuperseded, false, 'includeSuperseded'),
+    // One hop only: deeper expansion would pull in most of a well-connected memory.
+    expand: o.expand === undefined ? 0 : integerIn(o.expand, 'expand', 0, 1),
+    boosts: booleanOr(o.boosts, true, 'boosts'),
+    log: booleanOr(o.log, true, 'log'),
+    collapsePages: booleanOr(o.collapsePages, true, 'collapsePages'),
     selectOptions: checkSelectOptions(o.selectOptions),
   }
-  if (o.select !== undefined) {
-    if (typeof o.select !== 'function') {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        'select',
-        `expected a function (query, hits) => ids, got ${describe(o.select)}`,
-      )
-    }
-    checked.select = o.select
-  }
-  if (o.types !== undefined) checked.types = validateAliases(o.types, 'types', 64, 256)
+  if (o.select !== undefined)
+    checked.select = expectFunction<SelectHook>(
+      o.select,
+      'select',
+      'a function (query, hits) => ids',
+    )
+  if (o.types !== undefined) checked.types = validateNames(o.types, 'types', MAX_TYPES)
   if (o.tags !== undefined)
     checked.tags = validateTags(o.tags, 'tags', limits.maxTags, limits.maxTagLength)
-  if (o.minTrust !== undefined) checked.minTrust = o.minTrust
+  if (o.tokenBudget !== undefined)
+    checked.tokenBudget = integerIn(o.tokenBudget, 'tokenBudget', 1, 1_000_000)
+  if (o.minTrust !== undefined) checked.minTrust = oneOf(o.minTrust, TRUST_LEVELS, 'minTrust')
   return checked
+}
+
+function checkWeights(value: unknown): Record<ListName, number> {
+  const weights: Record<ListName, number> = { keyword: 1, vector: 1, alias: 1, tag: 1 }
+  const given = expectOptions(value, 'weights', LIST_NAMES, 'weights.')
+  for (const name of LIST_NAMES) {
+    const weight = given[name]
+    if (weight !== undefined)
+      weights[name] = numberIn(weight, `weights.${name}`, 0, Number.POSITIVE_INFINITY)
+  }
+  return weights
 }
 
 const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
@@ -128,28 +129,28 @@ const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
   timeoutMs: 600_000,
 }
 
-function checkSelectOptions(value: RecallOptions['selectOptions']): SelectOptions {
-  if (value === undefined) return { ...DEFAULT_SELECT }
-  if (!value || typeof value !== 'object') {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'selectOptions',
-      `expected an object, got ${describe(value)}`,
-    )
-  }
+function checkSelectOptions(value: unknown): SelectOptions {
+  const given = expectOptions(value, 'selectOptions', Object.keys(SELECT_LIMITS), 'selectOptions.')
   const out = { ...DEFAULT_SELECT }
   for (const name of Object.keys(SELECT_LIMITS) as (keyof SelectOptions)[]) {
-    const given = value[name]
-    if (given === undefined) continue
-    const max = SELECT_LIMITS[name]
-    if (typeof given !== 'number' || !Number.isInteger(given) || given < 1 || given > max) {
-      throw new InvalidInputError(
-        'BAD_OPTION',
-        `selectOptions.${name}`,
-        `expected an integer 1..${max}, got ${describe(given)}`,
-      )
-    }
-    out[name] = given
+    if (given[name] !== undefined)
+      out[name] = integerIn(given[name], `selectOptions.${name}`, 1, SELECT_LIMITS[name])
   }
   return out
+}
+
+/** Most recall-log entries one read returns. */
+const MAX_LOG_LIMIT = 1_000_000
+
+/**
+ * Checks `recallLog` options; returns the number of entries to read.
+ *
+ * @throws InvalidInputError `BAD_OPTION` (not an object, an unknown name, `limit` not an integer
+ *   1..1000000).
+ */
+export function checkRecallLogOptions(options: unknown): number {
+  const o = expectOptions(options, 'options', ['limit'], '')
+  return o.limit === undefined
+    ? DEFAULT_RECALL_LOG_READ
+    : integerIn(o.limit, 'limit', 1, MAX_LOG_LIMIT)
 }

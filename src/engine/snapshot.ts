@@ -1,6 +1,6 @@
 import type { AsPlainObject } from 'minisearch'
 import { analyze } from '../core/tokenize.ts'
-import { VectorIndex, type VectorIndexSnapshot } from '../core/vector-index.ts'
+import { VectorIndex, type VectorIndexSnapshot } from '../core/vector/index.ts'
 import type { EngramDatabase, SnapshotRow } from '../storage/index.ts'
 import { IndexSet } from './index-set.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'

@@ -1,8 +1,7 @@
-import type { Memory, VerifyReport } from '../core/types.ts'
+import type { Memory, Relation, VerifyReport } from '../core/types.ts'
 import type { VectorRow } from '../storage/index.ts'
 import type { EngineContext } from './engine-context.ts'
 import type { IndexSet } from './index-set.ts'
-import { applyChanges, rebuild } from './index-sync.ts'
 import { locked } from './lifecycle.ts'
 
 /** The fields the indexes and recall filters read: a catalogue row must match its table row. */
@@ -23,7 +22,8 @@ function indexedFields(m: Memory): string {
  * Compares the derived indexes with the `memories` and `vectors` rows read in one transaction.
  * A catalogue row that differs from its table row in an indexed field is reported as missing
  * from the keyword index (its current version is). Vectors of another model are expected to be
- * absent from the vector index; a vector whose memory is gone is an orphan.
+ * absent from the vector index; a vector whose memory is gone is an orphan, and so is a relation
+ * with an end gone.
  *
  * @example
  * compareIndexes(indexes, memories, vectors, 'Xenova/bge-small-en-v1.5').ok
@@ -34,6 +34,7 @@ export function compareIndexes(
   memories: Memory[],
   vectorRows: VectorRow[],
   model: string | undefined,
+  relations: readonly Relation[] = [],
 ): VerifyReport {
   const { catalogue, keyword } = indexes
   const memorySet = new Set(memories.map((m) => m.id))
@@ -62,49 +63,55 @@ export function compareIndexes(
     ),
     extraInVectors: [...vectorIds].filter((id) => !currentVectorIds.has(id)),
     orphanVectors: vectorRows.filter((v) => !memorySet.has(v.id)).map((v) => v.id),
+    orphanRelations: relations
+      .filter((r) => !memorySet.has(r.from) || !memorySet.has(r.to))
+      .map((r) => ({ from: r.from, to: r.to, kind: r.kind })),
   }
   report.ok =
     report.missingFromKeyword.length === 0 &&
     report.extraInKeyword.length === 0 &&
     report.missingFromVectors.length === 0 &&
     report.extraInVectors.length === 0 &&
-    report.orphanVectors.length === 0
+    report.orphanVectors.length === 0 &&
+    report.orphanRelations.length === 0
   return report
 }
 
 /**
  * Checks that the indexes agree with the tables. Runs under the write lock, and reads the
- * tables in one transaction together with the change log past `lastSeq`, which it applies from
- * the rows it read: the check sees one consistent moment even while a writer outside the lock
- * (a tab without Web Locks) keeps committing.
+ * tables in one transaction together with the change log past the indexes' last seq, which it
+ * applies from the rows it read: the check sees one consistent moment even while a writer
+ * outside the lock (a tab without Web Locks) keeps committing.
  */
 export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
   const { db } = ctx
   return ctx.queue.run(() =>
     locked(ctx, async () => {
       for (let attempt = 1; ; attempt++) {
-        const read = await db.transaction('r', db.memories, db.vectors, db.changes, async () => {
-          const changes = await db.changes.where('seq').above(ctx.lastSeq).toArray()
+        const after = ctx.sync.lastSeq
+        const tables = [db.memories, db.vectors, db.changes, db.relations]
+        const read = await db.transaction('r', tables, async () => {
+          const changes = await db.changes.where('seq').above(after).toArray()
           const oldest = await db.changes.orderBy('seq').first()
-          const [memories, vectors] = await Promise.all([
+          const [memories, vectors, relations] = await Promise.all([
             db.memories.toArray(),
             db.vectors.toArray(),
+            db.relations.toArray(),
           ])
-          return { changes, oldest, memories, vectors }
+          return { changes, oldest, memories, vectors, relations }
         })
-        const { changes, oldest, memories, vectors } = read
-        const pruned = changes.length > 0 && oldest && oldest.seq! > ctx.lastSeq + 1
+        const { changes, oldest, memories, vectors, relations } = read
+        const pruned = changes.length > 0 && oldest && oldest.seq! > after + 1
         if (pruned && attempt < 3) {
-          await rebuild(ctx) // the log no longer reaches back to this engine: read again
+          await ctx.sync.rebuild() // the log no longer reaches back to this engine: read again
           continue
         }
-        applyChanges(
-          ctx,
+        ctx.sync.apply(
           changes,
           new Map(memories.map((m) => [m.id, m])),
           new Map(vectors.map((v) => [v.id, v])),
         )
-        return compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model)
+        return compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model, relations)
       }
     }),
   )

@@ -1,9 +1,10 @@
 import { Dexie, type Table } from 'dexie'
 import type { RecallLogEntry } from '../core/types.ts'
-import type { ChangeRow, MemoryRow, MetaRow, SnapshotRow, VectorRow } from './rows.ts'
+import { upgradeToLifecycle } from './migrations.ts'
+import type { ChangeRow, MemoryRow, MetaRow, RelationRow, SnapshotRow, VectorRow } from './rows.ts'
 
 /** The current schema version. Bump it with a new `version(n).stores(...)` below, never edit one. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
 /** Where IndexedDB comes from: the browser's own, or fake-indexeddb in Node. */
 export interface DatabaseEnvironment {
@@ -22,6 +23,7 @@ export class EngramDatabase extends Dexie {
   declare snapshots: Table<SnapshotRow, string>
   declare recalls: Table<RecallLogEntry, number>
   declare meta: Table<MetaRow, string>
+  declare relations: Table<RelationRow, [string, string, string]>
 
   constructor(name: string, environment: DatabaseEnvironment = {}) {
     const { indexedDB, IDBKeyRange } = environment
@@ -32,7 +34,7 @@ export class EngramDatabase extends Dexie {
       // on `versionchange` and the engine turns later calls into MemoryClosedError.
       autoOpen: true,
     })
-    this.version(SCHEMA_VERSION).stores({
+    this.version(1).stores({
       // The unique compound index is what makes exact dedup hold even across tabs.
       memories: 'id, &[namespace+type+key], [namespace+type], namespace, *tags, pageId',
       vectors: 'id, model',
@@ -41,5 +43,10 @@ export class EngramDatabase extends Dexie {
       recalls: '++id, at',
       meta: 'key',
     })
+    // Version 2 (issue 14): relations between memories, and every memory given a tier and a
+    // numeric confidence.
+    this.version(2)
+      .stores({ relations: '[from+to+kind], from, to' })
+      .upgrade((tx) => upgradeToLifecycle(tx.table('memories')))
   }
 }

@@ -1,4 +1,4 @@
-import type { Memory } from '../core/types.ts'
+import type { Memory, RelationKind } from '../core/types.ts'
 
 /** A memory's embedding. Written in the same transaction as its memory. */
 export interface VectorRow {
@@ -40,3 +40,11 @@ export interface MetaRow {
 }
 
 export type MemoryRow = Memory
+
+/** An edge between two memories; removed with either end. One per `from`, `to` and `kind`. */
+export interface RelationRow {
+  from: string
+  to: string
+  kind: RelationKind
+  createdAt: number
+}

@@ -1,9 +1,11 @@
 /// <reference lib="webworker" />
 /**
- * The memory worker: exposes a {@link MemoryHost} whose `open()` returns the engine as a
- * Comlink proxy. Nothing else runs here.
+ * The memory worker: exposes a {@link MemoryHost} whose `open()` returns the memory as a Comlink
+ * proxy. Nothing else runs here; the host itself (`src/host/`) also serves a `MessagePort`.
  */
 import * as Comlink from 'comlink'
-import { createMemoryHost } from './memory-host.ts'
+import { createMemoryHost } from '../host/memory-host.ts'
+import type { MemoryHost } from '../host/protocol.ts'
 
-Comlink.expose(createMemoryHost())
+const host: MemoryHost = createMemoryHost()
+Comlink.expose(host)

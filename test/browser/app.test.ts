@@ -135,6 +135,48 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
     await screenshot(page, 'errors')
   })
 
+  it('through the real worker: a select hook just works, errors keep their fields, a function in meta is named', async () => {
+    const { page } = await seeded('worker-contract')
+    const outcome = await inPage<{
+      selection: string
+      ids: string[]
+      judged: string[]
+      missing: Record<string, unknown>
+      uncloneable: Record<string, unknown>
+      count: number
+    }>(
+      page,
+      `const judged = []
+      const result = await memory.recall('deploy staging', {
+        k: 3,
+        select: (query, hits) => { judged.push(query); return [hits[hits.length - 1].id] },
+      })
+      const catching = (p) => p.then(() => ({}), (e) => ({
+        isError: e instanceof Error, name: e.name, code: e.code, id: e.id, field: e.field, message: e.message,
+      }))
+      const missing = await catching(memory.forget('say "hi": now'))
+      const uncloneable = await catching(memory.remember('A fact with a callback', { meta: { onSeen: () => 1 } }))
+      return { selection: result.selection, ids: result.hits.map((h) => h.id), judged, missing, uncloneable,
+        count: await memory.count() }`,
+    )
+    expect(outcome.selection).toBe('applied')
+    expect(outcome.judged).toEqual(['deploy staging'])
+    expect(outcome.ids).toHaveLength(1)
+    expect(outcome.missing).toMatchObject({
+      isError: true,
+      name: 'MemoryNotFoundError',
+      code: 'NOT_FOUND',
+      id: 'say "hi": now',
+    })
+    expect(outcome.uncloneable).toMatchObject({
+      isError: true,
+      name: 'InvalidInputError',
+      code: 'BAD_OPTION',
+      field: 'meta.onSeen',
+    })
+    expect(outcome.count).toBe(FACTS.length)
+  })
+
   it('reports the line of a failed import and stores nothing from its batch', async () => {
     const context = await rig.newContext()
     const page = await context.newPage()

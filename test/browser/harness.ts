@@ -21,7 +21,7 @@ import {
 export const BROWSER_TESTS = !process.env.ENGRAM_SKIP_BROWSER
 
 export const ROOT = join(import.meta.dirname, '..', '..')
-export const DIST = join(ROOT, 'dist')
+export const DIST = join(ROOT, 'dist-app')
 export const RESULTS = join(ROOT, 'test-results', 'browser')
 const STAMP = join(DIST, '.engram-build.json')
 const LOCK = join(ROOT, 'node_modules', '.cache', 'engram-browser-tests.lock')
@@ -104,6 +104,7 @@ export interface BrowserRig {
 /** Builds (once), serves and launches Chromium for one test file. */
 export async function startRig(
   serverOptions: Partial<StaticServerOptions> = {},
+  launch: { args?: string[] } = {},
 ): Promise<BrowserRig> {
   const dist = await ensureBuilt()
   const server = await serveStatic({
@@ -111,7 +112,7 @@ export async function startRig(
     mounts: { '/models/': join(ROOT, '.models') },
     ...serverOptions,
   })
-  const browser = await launchChromium()
+  const browser = await launchChromium(launch.args)
   const pageErrors: string[] = []
   const contexts: BrowserContext[] = []
   return {

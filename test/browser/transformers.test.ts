@@ -2,15 +2,21 @@
  * The real transformers.js pipeline in the worker, on the tiny generated BERT served from the
  * app's own origin, with ONNX Runtime's wasm from the build: on WASM, and on WebGPU through
  * SwiftShader's software adapter. Model files are trickled so the progress bar visibly moves.
+ * When the model cannot load, the model card says why in plain words and Retry loads it.
  */
+import { cp, mkdtemp, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SELF_HOSTING_DOCS } from '../../src/app/model-panel.ts'
 import type { MemoryStats } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
   type BrowserRig,
   inPage,
   openApp,
+  ROOT,
   recallInUi,
   rememberInUi,
   screenshot,
@@ -18,7 +24,12 @@ import {
   uniqueMemory,
 } from './harness.ts'
 
+const TINY = join(ROOT, '.models', 'engram-test', 'tiny')
+const TINY_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']
+
 let rig: BrowserRig
+/** Served at /models/engram-test/partial/: the tiny model's folder, without its weights at first. */
+let partial = ''
 
 async function loadModel(page: Page, device: string): Promise<MemoryStats> {
   const memory = uniqueMemory(`model-${device}`)
@@ -34,13 +45,35 @@ async function loadModel(page: Page, device: string): Promise<MemoryStats> {
   return inPage<MemoryStats>(page, 'return memory.stats()')
 }
 
+async function failureOf(page: Page): Promise<{ reason: string; text: string }> {
+  await page.waitForSelector('#model-state[data-state="failed"]', { timeout: 30_000 })
+  expect(await page.isVisible('#model-notice')).toBe(true)
+  expect(await page.isVisible('#model-retry')).toBe(true)
+  expect(await page.getAttribute('#model-self-host', 'href')).toBe(SELF_HOSTING_DOCS)
+  return {
+    reason: (await page.getAttribute('#model-notice', 'data-reason')) ?? '',
+    text: (await page.textContent('#model-notice')) ?? '',
+  }
+}
+
 describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_000 }, () => {
   beforeAll(async () => {
-    rig = await startRig({ slow: { prefix: '/models/', chunkBytes: 64 * 1024, delayMs: 20 } })
+    partial = await mkdtemp(join(tmpdir(), 'engram-partial-model-'))
+    for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) {
+      await cp(join(TINY, file), join(partial, file))
+    }
+    rig = await startRig({
+      slow: { prefix: '/models/', chunkBytes: 64 * 1024, delayMs: 20 },
+      mounts: {
+        '/models/engram-test/partial/': partial,
+        '/models/': join(ROOT, '.models'),
+      },
+    })
   })
 
   afterAll(async () => {
     await rig?.close()
+    if (partial) await rm(partial, { recursive: true, force: true })
   })
 
   it('embeds on WASM with the tiny model, the progress bar moving to 100%', async () => {
@@ -70,6 +103,32 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
     await screenshot(page, 'model-wasm')
   })
 
+  it('counts each downloaded byte once: the bar’s total is the model files’ size', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    await loadModel(page, 'wasm')
+    let onDisk = 0
+    for (const file of TINY_FILES) onDisk += (await stat(join(TINY, file))).size
+    expect(Number(await page.getAttribute('#model-progress', 'data-total'))).toBe(onDisk)
+  })
+
+  it('asks for the q8 file first on WASM and loads fp32 when the model has only that', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    const from = rig.server.requests.length
+    await loadModel(page, 'wasm')
+    const asked = rig.server.requests.slice(from)
+    const q8 = asked.indexOf('/models/engram-test/tiny/onnx/model_quantized.onnx')
+    expect(q8).toBeGreaterThanOrEqual(0)
+    expect(asked.indexOf('/models/engram-test/tiny/onnx/model.onnx', q8)).toBeGreaterThan(q8)
+    // ONNX Runtime's wasm came from this origin too (nothing else answers in the test).
+    const wasm = rig.server.requests.filter((path) => path.endsWith('.wasm'))
+    expect(wasm.length).toBeGreaterThan(0)
+    expect(wasm.some((path) => /ort-wasm-simd-threaded\.asyncify/.test(path))).toBe(true)
+    // The only other wasm is TF.js's, which the service worker precaches for `?model=use`.
+    for (const path of wasm) expect(path).toMatch(/ort-wasm-simd-threaded\.asyncify|^\/tfjs\//)
+  })
+
   it('embeds on WebGPU with the software adapter', async () => {
     const context = await rig.newContext()
     const page = await context.newPage()
@@ -81,16 +140,17 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
     expect(hits[0]?.via).toBe('both')
   })
 
-  it('stays usable in keyword mode with a notice when the model cannot load', async () => {
+  it('stays usable by keywords and says downloads are off when the model is not on the device', async () => {
     const context = await rig.newContext()
     const page = await context.newPage()
     await openApp(
       page,
       rig.url({ memory: uniqueMemory('no-model'), model: 'engram-test/missing', remote: '0' }),
     )
-    await page.waitForSelector('#model-state[data-state="failed"]', { timeout: 30_000 })
-    expect(await page.isVisible('#model-notice')).toBe(true)
-    expect(await page.textContent('#model-notice')).toMatch(/keywords only/)
+    const failure = await failureOf(page)
+    expect(failure.reason).toBe('offline-only')
+    expect(failure.text).toMatch(/not on this device yet and downloading it is switched off/)
+    expect(failure.text).toMatch(/keywords only/)
     expect(await rememberInUi(page, 'Keyword recall still works without a model')).toMatch(
       /Remembered/,
     )
@@ -98,5 +158,49 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
     expect(hits[0]?.via).toBe('kw')
     expect(await page.textContent('#recall-meta')).toMatch(/keyword-only/)
     await screenshot(page, 'model-failed')
+  })
+
+  it('names the self-hosted folder and the missing file, and Retry loads the model once it is there', async () => {
+    const context = await rig.newContext()
+    const page = await context.newPage()
+    await openApp(
+      page,
+      rig.url({ memory: uniqueMemory('partial'), model: 'engram-test/partial', device: 'wasm' }),
+    )
+    const failure = await failureOf(page)
+    expect(failure.reason).toBe('not-found')
+    expect(failure.text).toMatch(
+      /files were not found at \/models\/engram-test\/partial\/ \(onnx\/model\.onnx is missing\)/,
+    )
+    await screenshot(page, 'model-not-found')
+
+    await cp(join(TINY, 'onnx'), join(partial, 'onnx'), { recursive: true })
+    await Promise.all([page.waitForEvent('load'), page.click('#model-retry')])
+    await page.waitForSelector(
+      '#model-state[data-state="ready"], #model-state[data-state="failed"]',
+      { timeout: 60_000 },
+    )
+    expect(await page.textContent('#model-state')).toBe('ready')
+  })
+
+  it('says the model host could not be reached when the hub does not answer', async () => {
+    // No service worker: requests it made itself would bypass the route below.
+    const context = await rig.browser.newContext({ serviceWorkers: 'block' })
+    const blocked: string[] = []
+    // The hub is never contacted in tests: every request to it fails here, as offline.
+    await context.route(/^https:\/\/([\w-]+\.)*(huggingface\.co|hf\.co)\//, (route) => {
+      blocked.push(route.request().url())
+      return route.abort('internetdisconnected')
+    })
+    const page = await context.newPage()
+    await openApp(
+      page,
+      rig.url({ memory: uniqueMemory('hub'), model: 'Xenova/all-MiniLM-L6-v2', device: 'wasm' }),
+    )
+    const failure = await failureOf(page)
+    await context.close()
+    expect(blocked.length).toBeGreaterThan(0)
+    expect(failure.reason).toBe('unreachable')
+    expect(failure.text).toMatch(/model host could not be reached/)
   })
 })

@@ -14,7 +14,7 @@ import type {
   Memory,
   RecallOptions,
 } from '../../../src/core/types.ts'
-import { VectorIndex, type VectorIndexSnapshot } from '../../../src/core/vector-index.ts'
+import { VectorIndex, type VectorIndexSnapshot } from '../../../src/core/vector/index.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { KeywordIndex } from '../../../src/engine/keyword-index.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'

@@ -1,7 +1,9 @@
 /**
  * A 1k smoke run of `npm run bench` in Node: every system imports, answers every mode it has,
  * writes, reports sizes and starts cold. Timings are figures, so nothing here asserts on them;
- * only that each result is well formed.
+ * only that each result is well formed. The corpus is the shared MSC/LoCoMo data when it is
+ * beside the repository, else the generated one (scripts/bench/corpus.ts), so a fresh clone
+ * runs it too (`ENGRAM_BENCH_CORPUS=generated` forces that here).
  */
 import { describe, expect, it } from 'vitest'
 import { renderMarkdown, renderSvg } from '../../../scripts/bench/report.ts'

@@ -22,4 +22,35 @@ describe('openMemoryInProcess', () => {
     expect(memory.closed).toBe(true)
     await expect(memory.count()).rejects.toBeInstanceOf(MemoryClosedError)
   })
+
+  it('takes the same plain options as a worker: recallLogSize, keyword, limits, writeBatch', async () => {
+    const memory = await openMemoryInProcess(
+      {
+        name: `in-process-options-${process.pid}`,
+        embedder: { kind: 'none' },
+        tabSync: false,
+        recallLogSize: 1,
+        keyword: { prefixMinLength: 3 },
+        limits: { maxTextBytes: 40 },
+      },
+      { indexedDB, IDBKeyRange },
+    )
+    await memory.remember('Kubernetes clusters run in eu-west-1')
+    expect((await memory.recall('kuber')).hits).toHaveLength(1)
+    await memory.recall('clusters')
+    expect(await memory.recallLog()).toHaveLength(1)
+    await expect(memory.remember('x'.repeat(41))).rejects.toMatchObject({ code: 'TEXT_TOO_LONG' })
+    await memory.close()
+    const bad = await openMemoryInProcess(
+      {
+        name: `in-process-bad-${process.pid}`,
+        embedder: { kind: 'none' },
+        writeBatch: 0,
+        tabSync: false,
+      },
+      { indexedDB, IDBKeyRange },
+    ).catch((e: unknown) => e)
+    expect(bad).toBeInstanceOf(InvalidInputError)
+    expect(bad).toMatchObject({ code: 'BAD_OPTION', field: 'writeBatch' })
+  })
 })

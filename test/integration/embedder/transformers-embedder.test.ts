@@ -10,6 +10,7 @@ import { buildModel, ensureModel } from '../../../scripts/make-models.ts'
 import { EmbedderUnavailableError, InvalidInputError } from '../../../src/core/errors.ts'
 import { BGE_QUERY_INSTRUCTION, TINY_TEST_MODEL } from '../../../src/embedder/model-table.ts'
 import {
+  EMBEDDER_DTYPES,
   type ModelProgressEvent,
   TransformersEmbedder,
   type TransformersEmbedderOptions,
@@ -48,6 +49,28 @@ async function copyOfTiny(name: string, modelId = TINY_TEST_MODEL): Promise<stri
   return root
 }
 
+/** Serves `.models/` on 127.0.0.1, the way an app serves self-hosted models. */
+async function serveModels(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = []
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+    requests.push(`${req.method} ${path}`)
+    try {
+      const body = await readFile(join(MODELS, path))
+      res.writeHead(200, { 'content-length': body.length }).end(body)
+    } catch {
+      res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  }
+}
+
 beforeAll(async () => {
   modelDir = await ensureModel('tiny', MODELS)
   scratch = await mkdtemp(join(tmpdir(), 'engram-embedder-'))
@@ -76,7 +99,7 @@ describe('generated tiny model', () => {
       readFile(join(copy.dir, 'onnx', 'model.onnx')),
     ])
     expect(copy.built).toBe(true)
-    expect(Buffer.compare(a, b)).toBe(0)
+    expect(Buffer.compare(new Uint8Array(a), new Uint8Array(b))).toBe(0)
   })
 })
 
@@ -213,6 +236,27 @@ describe('TransformersEmbedder options', () => {
     expect(() => tiny({ batchSize: 2.5 })).toThrow(InvalidInputError)
   })
 
+  it('rejects a dtype transformers.js does not know, naming the field', () => {
+    try {
+      tiny({ dtype: 'fp8' as unknown as 'fp32' })
+      expect.unreachable('the constructor should have thrown')
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidInputError)
+      expect((error as InvalidInputError).field).toBe('dtype')
+      expect((error as InvalidInputError).message).toMatch(/fp32, fp16, q8/)
+    }
+  })
+
+  it('accepts every documented dtype', () => {
+    for (const dtype of EMBEDDER_DTYPES) expect(tiny({ dtype }).model).toBe(TINY_TEST_MODEL)
+  })
+
+  it('loads the file a chosen dtype names and never swaps it for another', async () => {
+    const embedder = tiny({ dtype: 'q8' })
+    await expect(embedder.load()).rejects.toThrow(EmbedderUnavailableError)
+    expect(embedder.stats().error).toMatch(/model_quantized\.onnx/)
+  })
+
   it('rejects a kind other than query or passage', async () => {
     const embedder = tiny()
     await expect(embedder.embed(['x'], { kind: 'document' as unknown as 'query' })).rejects.toThrow(
@@ -305,6 +349,38 @@ describe('TransformersEmbedder loading', () => {
     }
   })
 
+  it('reports download progress per file, so the files add up to their true size', async () => {
+    const server = await serveModels()
+    const saved = { host: env.remoteHost, path: env.remotePathTemplate, cacheDir: env.cacheDir }
+    env.cacheDir = join(scratch, 'hf-cache-progress')
+    try {
+      const events: ModelProgressEvent[] = []
+      const embedder = new TransformersEmbedder({
+        model: TINY_TEST_MODEL,
+        modelBase: server.url,
+        onProgress: (e) => events.push(e),
+      })
+      await embedder.load()
+      expect(events.filter((e) => e.file === '' && e.status !== 'ready')).toEqual([])
+      expect(events.some((e) => e.status === 'progress_total')).toBe(false)
+      const totals = new Map<string, number>()
+      for (const e of events) if (e.total > 0) totals.set(e.file, e.total)
+      const files = ['config.json', 'onnx/model.onnx', 'tokenizer.json', 'tokenizer_config.json']
+      expect([...totals.keys()].sort()).toEqual(files)
+      let onDisk = 0
+      for (const file of files) onDisk += (await stat(join(modelDir, file))).size
+      let summed = 0
+      for (const total of totals.values()) summed += total
+      expect(summed).toBe(onDisk)
+      await embedder.dispose()
+    } finally {
+      env.remoteHost = saved.host
+      env.remotePathTemplate = saved.path
+      env.cacheDir = saved.cacheDir
+      await server.close()
+    }
+  })
+
   it('never touches the network for a hub model when allowRemote is false', async () => {
     const fetch = vi.fn(env.fetch)
     const original = env.fetch
@@ -335,7 +411,7 @@ describe('TransformersEmbedder loading', () => {
   it('fails with EmbedderUnavailableError when model.onnx is corrupt, and retries on load()', async () => {
     const root = await copyOfTiny('corrupt')
     const onnx = join(root, TINY_TEST_MODEL, 'onnx', 'model.onnx')
-    await writeFile(onnx, Buffer.from('this is not an onnx model '.repeat(100)))
+    await writeFile(onnx, 'this is not an onnx model '.repeat(100))
     const embedder = tiny({ localDir: root })
     await expect(embedder.load()).rejects.toThrow(EmbedderUnavailableError)
     expect(embedder.state).toBe('failed')

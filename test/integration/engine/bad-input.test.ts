@@ -12,12 +12,15 @@ import {
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
+import { type InputRowId, inputCase, writeInputTally } from './input-tally.ts'
 
 type Call = (e: MemoryEngine, id: string) => Promise<unknown>
-type Expected =
+/** `row` files a case under a row of the matrix in docs/reliability.md when its field does not say. */
+type Expected = (
   | { code: InvalidInputCode; field?: string }
   | { name: 'ImportFormatError'; line: number; match?: RegExp }
   | { name: 'MemoryNotFoundError' }
+) & { row?: InputRowId }
 
 const DIMS = 384
 const unit = () => {
@@ -191,6 +194,153 @@ const REMEMBER: [string, Call, Expected][] = [
     (e) => e.remember('ok', { vector: [1, 'a'] as never }),
     { code: 'BAD_VECTOR' },
   ],
+  [
+    'a source with a bidi override and an isolate',
+    (e) => e.remember('ok', { source: 'user\u202E\u2066evil' }),
+    { code: 'BIDI_CONTROL', field: 'source' },
+  ],
+  [
+    'a type with NUL and BEL',
+    (e) => e.remember('ok', { type: 'fact\u0000\u0007' }),
+    { code: 'CONTROL_CHARACTER', field: 'type' },
+  ],
+  [
+    'a namespace with a tag character',
+    (e) => e.remember('ok', { namespace: 'ns\u{E0041}' }),
+    { code: 'HIDDEN_CHARACTER', field: 'namespace' },
+  ],
+  [
+    'a source with a lone surrogate',
+    (e) => e.remember('ok', { source: 'web \uD800' }),
+    { code: 'LONE_SURROGATE', field: 'source' },
+  ],
+  [
+    'a namespace of nothing but invisible separators',
+    (e) => e.remember('ok', { namespace: ' \u200B\u2060 ' }),
+    { code: 'BAD_OPTION', field: 'namespace' },
+  ],
+  [
+    'a 257-character type',
+    (e) => e.remember('ok', { type: 't'.repeat(257) }),
+    { code: 'BAD_OPTION', field: 'type' },
+  ],
+  [
+    'a misspelt option name',
+    (e) => e.remember('ok', { namspace: 'work' } as never),
+    { code: 'BAD_OPTION', field: 'namspace', row: 'unknown' },
+  ],
+  [
+    'an option of another method',
+    (e) => e.remember('ok', { k: 5 } as never),
+    { code: 'BAD_OPTION', field: 'k', row: 'unknown' },
+  ],
+  [
+    'an expiresAt beyond what a Date holds',
+    (e) => e.remember('ok', { expiresAt: 9e15 }),
+    { code: 'BAD_OPTION', field: 'expiresAt' },
+  ],
+  [
+    'null for meta',
+    (e) => e.remember('ok', { meta: null as never }),
+    { code: 'BAD_OPTION', field: 'meta' },
+  ],
+  [
+    'a Date for meta',
+    (e) => e.remember('ok', { meta: new Date(0) as never }),
+    { code: 'BAD_OPTION', field: 'meta' },
+  ],
+  [
+    'a Date in meta',
+    (e) => e.remember('ok', { meta: { when: new Date(0) } }),
+    { code: 'BAD_META', field: 'meta.when' },
+  ],
+  [
+    'a Map in meta',
+    (e) => e.remember('ok', { meta: { seen: new Map([['a', 1]]) } }),
+    { code: 'BAD_META', field: 'meta.seen' },
+  ],
+  [
+    'a Set deep in meta',
+    (e) => e.remember('ok', { meta: { a: { b: [1, 2, new Set([3])] } } }),
+    { code: 'BAD_META', field: 'meta.a.b[2]' },
+  ],
+  [
+    'NaN in meta',
+    (e) => e.remember('ok', { meta: { score: Number.NaN } }),
+    { code: 'BAD_META', field: 'meta.score' },
+  ],
+  [
+    'Infinity in meta',
+    (e) => e.remember('ok', { meta: { list: [Number.POSITIVE_INFINITY] } }),
+    { code: 'BAD_META', field: 'meta.list[0]' },
+  ],
+  [
+    'a BigInt in meta',
+    (e) => e.remember('ok', { meta: { n: 10n } }),
+    { code: 'BAD_META', field: 'meta.n' },
+  ],
+  [
+    'a cycle in meta',
+    (e) => {
+      const meta: Record<string, unknown> = { name: 'loop' }
+      meta.self = { back: meta }
+      return e.remember('ok', { meta })
+    },
+    { code: 'BAD_META', field: 'meta.self.back' },
+  ],
+  [
+    'undefined in meta',
+    (e) => e.remember('ok', { meta: { speaker: undefined } }),
+    { code: 'BAD_META', field: 'meta.speaker' },
+  ],
+  [
+    'a function in meta',
+    (e) => e.remember('ok', { meta: { f: () => 1 } }),
+    { code: 'BAD_META', field: 'meta.f' },
+  ],
+  [
+    'a sparse array in meta',
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+    (e) => e.remember('ok', { meta: { list: [1, , 3] } }),
+    { code: 'BAD_META', field: 'meta.list[1]' },
+  ],
+  [
+    'a class instance in meta',
+    (e) =>
+      e.remember('ok', {
+        meta: {
+          at: new (class Point {
+            x = 1
+          })(),
+        },
+      }),
+    { code: 'BAD_META', field: 'meta.at' },
+  ],
+  [
+    'meta nested nine levels deep',
+    (e) => e.remember('ok', { meta: { a: { b: { c: { d: { e: { f: { g: { h: {} } } } } } } } } }),
+    { code: 'META_TOO_LARGE', field: 'meta.a.b.c.d.e.f.g.h' },
+  ],
+  [
+    '17 KB of meta',
+    (e) => e.remember('ok', { meta: { blob: 'x'.repeat(17_000) } }),
+    { code: 'META_TOO_LARGE', field: 'meta' },
+  ],
+  [
+    '40 MB of meta',
+    (e) => e.remember('ok', { meta: { rows: new Array(4000).fill('x'.repeat(10_000)) } }),
+    { code: 'META_TOO_LARGE', field: 'meta' },
+  ],
+  [
+    'a control character in a meta string',
+    (e) => e.remember('ok', { meta: { speaker: { name: 'Ana\u0007' } } }),
+    { code: 'CONTROL_CHARACTER', field: 'meta.speaker.name' },
+  ],
+  [
+    'a bidi override in a meta key',
+    (e) => e.remember('ok', { meta: { 'a\u202Eb': 1 } }),
+    { code: 'BIDI_CONTROL', field: 'meta["a\\u{202E}b"]' },
+  ],
 ]
 
 const MANY: [string, Call, Expected][] = [
@@ -228,6 +378,31 @@ const MANY: [string, Call, Expected][] = [
     'a bad tag in an item',
     (e) => e.rememberMany([{ text: 'ok' }, { text: 'ok 2', tags: [7 as never] }]),
     { code: 'BAD_OPTION', field: 'items[1].tags[0]' },
+  ],
+  [
+    'a string item',
+    (e) => e.rememberMany([{ text: 'fine' }, 'just text' as never]),
+    { code: 'BAD_OPTION', field: 'items[1]' },
+  ],
+  [
+    'an array item',
+    (e) => e.rememberMany([[] as never]),
+    { code: 'BAD_OPTION', field: 'items[0]' },
+  ],
+  [
+    'a misspelt option in an item',
+    (e) => e.rememberMany([{ text: 'ok', tgas: ['x'] } as never]),
+    { code: 'BAD_OPTION', field: 'items[0].tgas', row: 'unknown' },
+  ],
+  [
+    'a bidi source in the second item',
+    (e) => e.rememberMany([{ text: 'a' }, { text: 'b', source: 'x\u202Ey' }]),
+    { code: 'BIDI_CONTROL', field: 'items[1].source' },
+  ],
+  [
+    'a Date in an item meta',
+    (e) => e.rememberMany([{ text: 'a', meta: { when: new Date(0) } }]),
+    { code: 'BAD_META', field: 'items[0].meta.when' },
   ],
 ]
 
@@ -274,6 +449,50 @@ const UPDATE_FORGET: [string, Call, Expected][] = [
     { code: 'BAD_OPTION', field: 'patch.tags' },
   ],
   ['a get with a bad id', (e) => e.get(7 as never), { code: 'BAD_ID', field: 'id' }],
+  [
+    'a get with an id holding NUL',
+    (e) => e.get('01\u0000'),
+    { code: 'CONTROL_CHARACTER', field: 'id' },
+  ],
+  [
+    'a forget of an id with a lone surrogate',
+    (e) => e.forget('01\uDC00'),
+    { code: 'LONE_SURROGATE', field: 'id' },
+  ],
+  [
+    'a patch source with a bidi override',
+    (e, id) => e.update(id, { source: 'user\u202Eevil' }),
+    { code: 'BIDI_CONTROL', field: 'patch.source' },
+  ],
+  [
+    'a patch type with NUL',
+    (e, id) => e.update(id, { type: 'fact\u0000' }),
+    { code: 'CONTROL_CHARACTER', field: 'patch.type' },
+  ],
+  [
+    'a patch meta with a Date',
+    (e, id) => e.update(id, { meta: { when: new Date(0) } }),
+    { code: 'BAD_META', field: 'patch.meta.when' },
+  ],
+  [
+    'a patch meta with a cycle',
+    (e, id) => {
+      const meta: Record<string, unknown> = {}
+      meta.me = meta
+      return e.update(id, { meta })
+    },
+    { code: 'BAD_META', field: 'patch.meta.me' },
+  ],
+  [
+    'a patch moving the namespace, which update cannot change',
+    (e, id) => e.update(id, { namespace: 'other' } as never),
+    { code: 'BAD_OPTION', field: 'patch.namespace', row: 'unknown' },
+  ],
+  [
+    'a patch with an unknown confidence',
+    (e, id) => e.update(id, { confidence: 'sure' as never }),
+    { code: 'BAD_OPTION', field: 'patch.confidence' },
+  ],
 ]
 
 const READS: [string, Call, Expected][] = [
@@ -342,6 +561,131 @@ const READS: [string, Call, Expected][] = [
     'a recall-log limit of 0',
     (e) => e.recallLog({ limit: 0 }),
     { code: 'BAD_OPTION', field: 'limit' },
+  ],
+  [
+    'a query holding NUL',
+    (e) => e.recall('who\u0000is'),
+    { code: 'CONTROL_CHARACTER', field: 'query' },
+  ],
+  [
+    'a query with a lone surrogate',
+    (e) => e.recall('who \uD800'),
+    { code: 'LONE_SURROGATE', field: 'query' },
+  ],
+  [
+    'a query with a bidi override',
+    (e) => e.recall('who \u202Eis'),
+    { code: 'BIDI_CONTROL', field: 'query' },
+  ],
+  [
+    'a query with tag characters',
+    (e) => e.recall('who \u{E0041}'),
+    { code: 'HIDDEN_CHARACTER', field: 'query' },
+  ],
+  [
+    "explain: 'false'",
+    (e) => e.recall('ok', { explain: 'false' as never }),
+    { code: 'BAD_OPTION', field: 'explain' },
+  ],
+  [
+    "includeFlagged: 'no'",
+    (e) => e.recall('ok', { includeFlagged: 'no' as never }),
+    { code: 'BAD_OPTION', field: 'includeFlagged' },
+  ],
+  [
+    'boosts: 0',
+    (e) => e.recall('ok', { boosts: 0 as never }),
+    { code: 'BAD_OPTION', field: 'boosts' },
+  ],
+  [
+    "log: 'yes'",
+    (e) => e.recall('ok', { log: 'yes' as never }),
+    { code: 'BAD_OPTION', field: 'log' },
+  ],
+  [
+    'a misspelt recall option',
+    (e) => e.recall('ok', { limit: 5 } as never),
+    { code: 'BAD_OPTION', field: 'limit', row: 'unknown' },
+  ],
+  [
+    'a recall namespace with NUL',
+    (e) => e.recall('ok', { namespace: 'a\u0000' }),
+    { code: 'CONTROL_CHARACTER', field: 'namespace' },
+  ],
+  [
+    'a numeric type filter',
+    (e) => e.recall('ok', { types: [3 as never] }),
+    { code: 'BAD_OPTION', field: 'types[0]' },
+  ],
+  [
+    'a string select hook',
+    (e) => e.recall('ok', { select: 'judge' as never }),
+    { code: 'BAD_OPTION', field: 'select' },
+  ],
+  [
+    'a misspelt select option',
+    (e) => e.recall('ok', { selectOptions: { kep: 2 } as never }),
+    { code: 'BAD_OPTION', field: 'selectOptions.kep', row: 'unknown' },
+  ],
+  [
+    'a weight of Infinity',
+    (e) => e.recall('ok', { weights: { vector: Number.POSITIVE_INFINITY } }),
+    { code: 'BAD_OPTION', field: 'weights.vector' },
+  ],
+  [
+    'a numeric list tag',
+    (e) => e.list({ tag: 5 as never }),
+    { code: 'BAD_OPTION', field: 'tag', row: 'options' },
+  ],
+  [
+    'a numeric list namespace',
+    (e) => e.list({ namespace: 7 as never }),
+    { code: 'BAD_OPTION', field: 'namespace' },
+  ],
+  [
+    'an object list type',
+    (e) => e.list({ type: {} as never }),
+    { code: 'BAD_OPTION', field: 'type' },
+  ],
+  [
+    'a string list limit',
+    (e) => e.list({ limit: '5' as never }),
+    { code: 'BAD_OPTION', field: 'limit' },
+  ],
+  [
+    'a misspelt list option',
+    (e) => e.list({ limt: 5 } as never),
+    { code: 'BAD_OPTION', field: 'limt', row: 'unknown' },
+  ],
+  [
+    'a null count namespace',
+    (e) => e.count({ namespace: null as never }),
+    { code: 'BAD_OPTION', field: 'namespace', row: 'options' },
+  ],
+  [
+    'a count by tag, which count does not filter on',
+    (e) => e.count({ tag: 'x' } as never),
+    { code: 'BAD_OPTION', field: 'tag', row: 'unknown' },
+  ],
+  [
+    'a string recall-log limit',
+    (e) => e.recallLog({ limit: '5' as never }),
+    { code: 'BAD_OPTION', field: 'limit' },
+  ],
+  [
+    "export vectors: 'yes'",
+    (e) => e.exportMemories({ vectors: 'yes' as never }),
+    { code: 'BAD_OPTION', field: 'vectors' },
+  ],
+  [
+    'a numeric export namespace',
+    (e) => e.exportMemories({ namespace: 5 as never }),
+    { code: 'BAD_OPTION', field: 'namespace' },
+  ],
+  [
+    'a misspelt export option',
+    (e) => e.exportMemories({ vector: true } as never),
+    { code: 'BAD_OPTION', field: 'vector', row: 'unknown' },
   ],
 ]
 
@@ -418,7 +762,82 @@ const IMPORT: [string, Call, Expected][] = [
     (e) => e.importMemories(good, { defaults: 'x' as never }),
     { code: 'BAD_OPTION', field: 'defaults' },
   ],
+  [
+    'a line whose namespace has a bidi isolate',
+    (e) => e.importMemories(`${good}\n{"text":"x","namespace":"ns\\u2066"}`),
+    { name: 'ImportFormatError', line: 2, match: /BIDI_CONTROL\] namespace/ },
+  ],
+  [
+    'a line whose type holds NUL',
+    (e) => e.importMemories(`${good}\n{"text":"x","type":"fact\\u0000"}`),
+    { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] type/ },
+  ],
+  [
+    'a line whose source has a tag character',
+    (e) => e.importMemories(`${good}\n{"text":"x","source":"web\\udb40\\udc41"}`),
+    { name: 'ImportFormatError', line: 2, match: /HIDDEN_CHARACTER\] source/ },
+  ],
+  [
+    'a line whose meta string holds a bell',
+    (e) => e.importMemories(`${good}\n{"text":"x","meta":{"who":["Ana\\u0007"]}}`),
+    { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] meta\.who\[0\]/ },
+  ],
+  [
+    'a line whose meta is too large',
+    (e) => e.importMemories(`${good}\n{"text":"x","meta":{"blob":"${'x'.repeat(17_000)}"}}`),
+    { name: 'ImportFormatError', line: 2, match: /META_TOO_LARGE/ },
+  ],
+  [
+    'a line with a createdAt that is not a time',
+    (e) => e.importMemories(`${good}\n{"text":"x","createdAt":"yesterday"}`),
+    { name: 'ImportFormatError', line: 2, match: /createdAt/ },
+  ],
+  [
+    'a line with zero confirmations',
+    (e) => e.importMemories(`${good}\n{"text":"x","confirmations":0}`),
+    { name: 'ImportFormatError', line: 2, match: /confirmations/ },
+  ],
+  [
+    'a misspelt import option',
+    (e) => e.importMemories(good, { batchsize: 10 } as never),
+    { code: 'BAD_OPTION', field: 'batchsize', row: 'unknown' },
+  ],
+  [
+    'a vector in import defaults',
+    (e) => e.importMemories(good, { defaults: { vector: new Float32Array(DIMS) } }),
+    { code: 'BAD_OPTION', field: 'defaults.vector', row: 'unknown' },
+  ],
+  [
+    'a default namespace with a bidi override',
+    (e) => e.importMemories(good, { defaults: { namespace: 'a\u202E' } }),
+    { code: 'BIDI_CONTROL', field: 'defaults.namespace' },
+  ],
+  [
+    'an unknown default poison policy',
+    (e) => e.importMemories(good, { defaults: { poison: 'maybe' as never } }),
+    { code: 'BAD_OPTION', field: 'defaults.poison' },
+  ],
+  [
+    'a line field that is not one',
+    (e) => e.importMemories(good, { lineFields: ['poison' as never] }),
+    { code: 'BAD_OPTION', field: 'lineFields[0]' },
+  ],
 ]
+
+/** The matrix row a case counts under: its own `row`, else what its field or code says. */
+function rowOf(expected: Expected): InputRowId {
+  if (expected.row) return expected.row
+  if (!('code' in expected)) return expected.name === 'ImportFormatError' ? 'lines' : 'labels'
+  const { code, field = '' } = expected
+  if (/(^|\.)query$/.test(field)) return 'queries'
+  if (code === 'BAD_META' || code === 'META_TOO_LARGE' || /(^|\.)meta([.[]|$)/.test(field))
+    return 'meta'
+  if (code === 'BAD_VECTOR') return 'vectors'
+  if (/(^|\.)text$/.test(field)) return 'text'
+  if (/(^|\.)(namespace|type|source)$/.test(field)) return 'names'
+  if (code === 'BAD_ID' || /(^|\.)(tags|aliases|types)(\[\d+\])?$/.test(field)) return 'labels'
+  return 'options'
+}
 
 async function expectRejected(call: Promise<unknown>, expected: Expected): Promise<void> {
   const error = await call.then(
@@ -427,8 +846,9 @@ async function expectRejected(call: Promise<unknown>, expected: Expected): Promi
   )
   expect(error, 'expected the call to reject').toBeDefined()
   if ('code' in expected) {
+    const { row: _row, ...wanted } = expected
     expect(error).toBeInstanceOf(InvalidInputError)
-    expect(error).toMatchObject(expected)
+    expect(error).toMatchObject(wanted)
   } else if (expected.name === 'ImportFormatError') {
     expect(error).toBeInstanceOf(ImportFormatError)
     expect(error).toMatchObject({ code: 'IMPORT_FORMAT', line: expected.line })
@@ -453,6 +873,7 @@ describe('bad input', () => {
   })
   afterAll(async () => {
     await e.close()
+    writeInputTally('bad-input')
   })
 
   for (const [group, cases] of [
@@ -466,17 +887,20 @@ describe('bad input', () => {
       it.each(cases)(
         'rejects %s with a typed error and writes nothing',
         async (_label, call, expected) => {
+          const passed = inputCase(rowOf(expected))
           const seq = (await e.stats()).changeSeq
           await expectRejected(call(e, seededId), expected)
           expect((await e.stats()).changeSeq).toBe(seq)
           expect(await snapshot()).toBe(before)
           expect((await e.verify()).ok).toBe(true)
+          passed()
         },
       )
     })
   }
 
   it('rejects a vector when no embedding model is loaded', async () => {
+    const passed = inputCase('vectors')
     const plain = await openTestEngine({ embedder: null })
     await expectRejected(plain.remember('ok', { vector: unit() }), {
       code: 'BAD_VECTOR',
@@ -484,6 +908,7 @@ describe('bad input', () => {
     })
     expect(await plain.count()).toBe(0)
     await plain.close()
+    passed()
   })
 
   it.each([
@@ -493,7 +918,16 @@ describe('bad input', () => {
     ['a fractional snapshotEvery', { snapshotEvery: 1.5 }, 'snapshotEvery'],
     ['recallLogSize 0', { recallLogSize: 0 }, 'recallLogSize'],
     ['a string clock', { clock: 'now' }, 'clock'],
+    ['a misspelt option', { writebatch: 10 }, 'writebatch'],
+    ['a string limit', { limits: { maxTags: '32' } }, 'limits.maxTags'],
+    [
+      'a negative near-duplicate threshold',
+      { retrieval: { nearDuplicate: -1 } },
+      'retrieval.nearDuplicate',
+    ],
+    ['an unknown fusion', { retrieval: { fusion: 'max' } }, 'retrieval.fusion'],
   ])('refuses to open with %s', async (_label, options, field) => {
+    const passed = inputCase(field === 'writebatch' ? 'unknown' : 'options')
     await expect(
       MemoryEngine.open({
         name: 'bad-options',
@@ -502,6 +936,7 @@ describe('bad input', () => {
         ...(options as object),
       } as never),
     ).rejects.toMatchObject({ name: 'InvalidInputError', code: 'BAD_OPTION', field })
+    passed()
   })
 })
 

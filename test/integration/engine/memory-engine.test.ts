@@ -4,8 +4,8 @@ import {
   MemoryClosedError,
   MemoryNotFoundError,
 } from '../../../src/core/errors.ts'
+import { IDLE_SNAPSHOT_MS } from '../../../src/core/options.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
-import { IDLE_SNAPSHOT_MS } from '../../../src/engine/index-sync.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
 
@@ -305,7 +305,8 @@ describe('MemoryEngine filters, boosts and logs', () => {
 
   it('boosts a recently confirmed memory over an equal older one', async () => {
     let now = Date.UTC(2026, 0, 1)
-    const e = await engine({ clock: () => now })
+    // A TTL long enough that 90 days neither expire nor decay the older one: recency alone.
+    const e = await engine({ clock: () => now, lifecycle: { ttlDays: { semantic: 1e9 } } })
     const old = await e.remember('the blue notebook is in the desk')
     now += 90 * 86_400_000
     const fresh = await e.remember('the blue notebook is in the car')

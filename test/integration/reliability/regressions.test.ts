@@ -2,10 +2,12 @@
  * One test per engine bug the reliability work found, named after the bug. Each failed before
  * its fix (see docs/reliability.md, "Bugs found").
  */
+import type { Dexie } from 'dexie'
 import { afterEach, describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../src/core/errors.ts'
-import type { Embedder, EmbedKind } from '../../../src/core/types.ts'
+import type { Embedder, EmbedKind, MemoryEvent } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
+import { EngineContext } from '../../../src/engine/engine-context.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { EngramDatabase } from '../../../src/storage/index.ts'
 import {
@@ -257,6 +259,188 @@ describe('regressions', () => {
   })
 })
 
+/** No cross-tab lock at all: what a tab on a plain-http origin has (`navigator.locks` is absent). */
+const noLock = { writeLock: <T>(task: () => Promise<T>) => task() }
+
+/** The stored vector of `id` and a fresh embedding of its stored text: equal when they match. */
+async function vectorAndText(name: string, idb: Idb, id: string) {
+  const { memories, vectors } = await readTables(name, idb)
+  const text = memories.find((m) => m.id === id)!.text
+  const [expected] = await new NgramEmbedder().embed([text], { kind: 'passage' })
+  return {
+    stored: Array.from(vectors.find((v) => v.id === id)!.vector),
+    expected: Array.from(expected!),
+  }
+}
+
+describe('regressions: updates across tabs without Web Locks', () => {
+  it("regression: an update in another tab without Web Locks lost this tab's tags", async () => {
+    const idb = freshFactory()
+    const a = await engine('lost-update', idb, undefined, noLock)
+    const b = await engine('lost-update', idb, undefined, noLock)
+    const { id } = await a.remember(fact(0))
+    await b.catchUp()
+    for (let round = 1; round <= 20; round++) {
+      const text = fact(round)
+      const tags = [`round-${round}`]
+      await Promise.all([a.update(id, { text }), b.update(id, { tags })])
+      const stored = await a.get(id)
+      expect(stored?.text, `round ${round}`).toBe(text)
+      expect(stored?.tags, `round ${round}`).toEqual(tags)
+    }
+    const { stored, expected } = await vectorAndText('lost-update', idb, id)
+    expect(stored).toEqual(expected)
+    await Promise.all([a.catchUp(), b.catchUp()])
+    expectVerified(await a.verify())
+    expectVerified(await b.verify())
+  })
+
+  it('regression: an update that read a row before another tab changed its text stored the other text’s vector', async () => {
+    const idb = freshFactory()
+    const gate = new ReadGate()
+    const a = await engine('stale-vector', idb, undefined, { ...noLock, onDatabase: gate.install })
+    const b = await engine('stale-vector', idb, undefined, noLock)
+    const { id } = await a.remember(fact(0))
+    for (let round = 1; round <= 10; round++) {
+      const kept = fact(round)
+      await a.update(id, { text: kept })
+      // Tab a reads the row (its text is `kept` already), tab b changes the text, then a commits.
+      const held = gate.hold()
+      const update = a.update(id, { text: kept, tags: [`a-${round}`] })
+      await held.reached
+      await b.update(id, { text: fact(round, 1) })
+      held.release()
+      expect((await update).text).toBe(kept)
+      const { stored, expected } = await vectorAndText('stale-vector', idb, id)
+      expect(stored, `round ${round}`).toEqual(expected)
+    }
+    await Promise.all([a.catchUp(), b.catchUp()])
+    expectVerified(await a.verify())
+    expectVerified(await b.verify())
+  })
+})
+
+/** A point one side waits at (`pass`) until the test, told it got there (`reached`), releases it. */
+interface Gate {
+  reached: Promise<void>
+  release: () => void
+  pass: () => Promise<void>
+}
+
+function newGate(): Gate {
+  let arrive!: () => void
+  let release!: () => void
+  const reached = new Promise<void>((resolve) => {
+    arrive = resolve
+  })
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  return {
+    reached,
+    release,
+    pass: () => {
+      arrive()
+      return released
+    },
+  }
+}
+
+/**
+ * Holds the next read of a memory made outside a write transaction (an update's first read)
+ * until released: the moment another tab gets in between a read and the write built on it.
+ */
+class ReadGate {
+  #next: Gate | undefined
+
+  readonly install = (db: Dexie): void => {
+    db.use({
+      stack: 'dbcore',
+      name: 'read-gate',
+      create: (down) => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name)
+          if (name !== 'memories') return table
+          return {
+            ...table,
+            get: async (req) => {
+              const row = await table.get(req)
+              const next = this.#next
+              if (next && (req.trans as unknown as IDBTransaction).mode === 'readonly') {
+                this.#next = undefined
+                await next.pass()
+              }
+              return row
+            },
+          }
+        },
+      }),
+    })
+  }
+
+  hold(): Gate {
+    const gate = newGate()
+    this.#next = gate
+    return gate
+  }
+}
+
+describe('regressions: write batches', () => {
+  it('regression: a write matched to a memory another tab changed meanwhile was acknowledged as its duplicate and lost', async () => {
+    const idb = freshFactory()
+    const held = new HeldPassages()
+    const a = await engine('changed-match', idb, undefined, { ...noLock, embedder: held })
+    const b = await engine('changed-match', idb, undefined, noLock)
+    const { id } = await a.remember(fact(1))
+    // Tab a matches fact 1 to the stored memory, then embeds fact 2; tab b rewrites the memory.
+    const gate = held.hold()
+    const writing = a.rememberMany([{ text: fact(1) }, { text: fact(2) }])
+    await gate.reached
+    await b.update(id, { text: fact(3) })
+    gate.release()
+    const [again, other] = await writing
+    expect(again).toMatchObject({ status: 'created' })
+    expect(again!.id).not.toBe(id)
+    expect(other).toMatchObject({ status: 'created' })
+    const { memories } = await readTables('changed-match', idb)
+    expect(memories.map((m) => m.text).sort()).toEqual([fact(1), fact(2), fact(3)].sort())
+    expectVerified(await a.verify())
+  })
+
+  it('regression: importing 100k memories threw StorageError: Maximum call stack size exceeded', async () => {
+    // The seqs of one batch went to Math.max(...seqs) as call arguments; Node takes about 130k,
+    // a worker fewer. 200k seqs, one batch's worth for a large rememberMany, are past both.
+    const idb = freshFactory()
+    const events: MemoryEvent[] = []
+    const db = new EngramDatabase('spread', idb)
+    const ctx = new EngineContext({ name: 'spread', ...idb, onEvent: (e) => events.push(e) }, db)
+    const seqs = Array.from({ length: 200_000 }, (_, i) => i + 1)
+    expect(() => ctx.sync.recordWrites(seqs)).not.toThrow()
+    expect(ctx.sync.lastSeq).toBe(200_000)
+    expect(events).toEqual([{ type: 'change', seq: 200_000 }])
+    await ctx.settled()
+    db.close()
+  })
+
+  it('regression: a batch repeating the text of a near duplicate of an earlier item threw StorageError', async () => {
+    const e = await engine('near-repeat', freshFactory())
+    const a =
+      'The owner prefers metric units for every measurement in recipes, travel plans and the weekly shopping list'
+    const b = a.replace('prefers metric', 'prefers the metric')
+    const results = await e.rememberMany([{ text: a }, { text: b }, { text: b.toUpperCase() }])
+    expect(results.map((r) => [r.status, r.match])).toEqual([
+      ['created', undefined],
+      ['duplicate', 'near'],
+      ['duplicate', 'exact'],
+    ])
+    expect(new Set(results.map((r) => r.id)).size).toBe(1)
+    expect(await e.count()).toBe(1)
+    expect((await e.get(results[0]!.id))?.confirmations).toBe(3)
+    expectVerified(await e.verify())
+  })
+})
+
 /** The n-gram embedder, with passage embedding slowed down on demand. */
 class SlowPassages implements Embedder {
   readonly #inner = new NgramEmbedder()
@@ -268,6 +452,32 @@ class SlowPassages implements Embedder {
   async embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]> {
     if (options.kind === 'passage' && this.delayMs > 0) {
       await new Promise((r) => setTimeout(r, this.delayMs))
+    }
+    return this.#inner.embed(texts, options)
+  }
+  stats() {
+    return this.#inner.stats()
+  }
+}
+
+/** The n-gram embedder, whose next passage embedding can be held until released. */
+class HeldPassages implements Embedder {
+  readonly #inner = new NgramEmbedder()
+  readonly model = this.#inner.model
+  readonly dims = this.#inner.dims
+  readonly state = 'ready' as const
+  #next: Gate | undefined
+  async load(): Promise<void> {}
+  hold(): Gate {
+    const gate = newGate()
+    this.#next = gate
+    return gate
+  }
+  async embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]> {
+    const next = this.#next
+    if (options.kind === 'passage' && next) {
+      this.#next = undefined
+      await next.pass()
     }
     return this.#inner.embed(texts, options)
   }

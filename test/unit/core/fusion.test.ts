@@ -1,29 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../src/core/errors'
-import {
-  combine,
-  DEFAULT_SCORE_SHARES,
-  fuse,
-  type RankedList,
-  sharedRanks,
-  smoothTies,
-} from '../../../src/core/fusion'
+import { combine, fuse, type RankedList, sharedRanks, smoothTies } from '../../../src/core/fusion'
+import { DEFAULT_SCORE_SHARES } from '../../../src/core/options'
+import { uniform } from '../../helpers/random.ts'
 
 const items = (...pairs: [string, number][]) => pairs.map(([id, score]) => ({ id, score }))
 const ids = (lists: RankedList[], k = 60, tieEpsilon?: number) =>
   fuse(lists, k, tieEpsilon === undefined ? {} : { tieEpsilon }).map((c) => c.id)
 
-/** A seeded generator so fixtures are reproducible. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = Math.imul(s ^ (s >>> 15), s | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const rng = uniform
 
 describe('fuse', () => {
   it('sums 1 / (k + rank) over the lists that found each id', () => {
@@ -285,6 +271,16 @@ describe('combine', () => {
       keyword: { rank: 2, score: 4 },
       vector: { rank: 1, score: 0.8 },
     })
+  })
+
+  it('regression: combine overflowed the call stack on a list longer than the argument-spread limit', () => {
+    // Math.max(...scores) threw RangeError from about 130k arguments in Node; 200k is past it.
+    const n = 200_000
+    const long = Array.from({ length: n }, (_, i) => ({ id: `v${i}`, score: 1 - i / n }))
+    const fused = combine([{ name: 'vector', items: long }])
+    expect(fused).toHaveLength(n)
+    expect(fused[0]!.id).toBe('v0')
+    expect(fused[0]!.fused).toBeCloseTo(DEFAULT_SCORE_SHARES.vector)
   })
 
   it('lets the vector list decide between near-tied BM25 scores (templated facts)', () => {

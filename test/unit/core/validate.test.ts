@@ -1,17 +1,34 @@
 import { describe, expect, it } from 'vitest'
 import { type InvalidInputCode, InvalidInputError } from '../../../src/core/errors.ts'
+import { utf8Length } from '../../../src/core/text.ts'
 import {
   assertOneOf,
+  booleanOr,
   checkCharacters,
+  describe as describeValue,
+  expectArray,
+  expectOptions,
+  integerIn,
+  MAX_META_BYTES,
+  numberIn,
   oneOf,
   validateAliases,
   validateId,
   validateK,
+  validateMeta,
+  validateName,
+  validateNames,
   validateQuery,
+  validateTag,
   validateTags,
   validateText,
+  validateTime,
   validateVector,
 } from '../../../src/core/validate.ts'
+import { TRUST_LEVELS } from '../../../src/core/vocabulary.ts'
+import { uniform } from '../../helpers/random.ts'
+
+const seeded = uniform
 
 /** Runs `fn` and returns the InvalidInputError it throws. */
 function failure(fn: () => unknown): InvalidInputError {
@@ -238,7 +255,7 @@ describe('validateTags', () => {
       () => validateTags('family', 'tags', 32, 64),
       'BAD_OPTION',
       'tags',
-      /array of strings, got string/,
+      /array of strings, got 'family'/,
     )
   })
 
@@ -376,6 +393,12 @@ describe('validateId', () => {
     expectFailure(() => validateId(''), 'BAD_ID', 'id')
     expectFailure(() => validateId('x'.repeat(65), 'ids[1]'), 'BAD_ID', 'ids[1]', /got 65/)
   })
+
+  it('rejects the characters text rejects', () => {
+    expectFailure(() => validateId('01\u0000'), 'CONTROL_CHARACTER', 'id')
+    expectFailure(() => validateId('01\uD800', 'cursor'), 'LONE_SURROGATE', 'cursor')
+    expectFailure(() => validateId('01\u202E'), 'BIDI_CONTROL', 'id')
+  })
 })
 
 describe('validateK', () => {
@@ -402,7 +425,7 @@ describe('assertOneOf', () => {
       'confidence',
       /expected one of 'low', 'medium', 'high', got 'maybe'/,
     )
-    expectFailure(() => oneOf(3, ['a'], 'mode'), 'BAD_OPTION', 'mode', /got 3/)
+    expectFailure(() => oneOf(3, ['a'], 'mode'), 'BAD_OPTION', 'mode', /got number 3/)
   })
 })
 
@@ -410,5 +433,320 @@ describe('errors', () => {
   it('carry the code and field in the message, for revival across a worker', () => {
     const error = failure(() => validateText('', 'items[0].text', 10))
     expect(error.message).toMatch(/^\[EMPTY_TEXT\] items\[0\]\.text: expected/)
+  })
+})
+
+describe('describe', () => {
+  it('renders each kind of value one way', () => {
+    expect(
+      [
+        'maybe',
+        3,
+        true,
+        10n,
+        null,
+        undefined,
+        [1],
+        {},
+        new Map(),
+        new Float64Array(1),
+        () => 1,
+        Object.create(null),
+      ].map(describeValue),
+    ).toEqual([
+      "'maybe'",
+      'number 3',
+      'boolean true',
+      'bigint 10n',
+      'null',
+      'undefined',
+      'array',
+      'object',
+      'Map',
+      'Float64Array',
+      'function',
+      'object',
+    ])
+  })
+
+  it('cuts long strings at 40 characters without splitting a surrogate pair', () => {
+    expect(describeValue('a'.repeat(50))).toBe(`'${'a'.repeat(40)}…'`)
+    expect(describeValue('👋'.repeat(41))).toBe(`'${'👋'.repeat(40)}…'`)
+  })
+
+  it('writes controls, bidi and invisible characters as escapes, so a message hides nothing', () => {
+    expect(describeValue('user\u202E\u2066evil\u0000\u{E0041}\uD800')).toBe(
+      "'user\\u{202E}\\u{2066}evil\\u{0}\\u{E0041}\\u{D800}'",
+    )
+  })
+})
+
+describe('integerIn, numberIn, booleanOr', () => {
+  it('accepts the bounds and rejects what is outside, fractional or not a number', () => {
+    expect(integerIn(1, 'limit', 1, 1000)).toBe(1)
+    expect(integerIn(1000, 'limit', 1, 1000)).toBe(1000)
+    for (const bad of [0, 1001, 2.5, Number.NaN, '5', null]) {
+      expectFailure(
+        () => integerIn(bad, 'limit', 1, 1000),
+        'BAD_OPTION',
+        'limit',
+        /integer from 1 to 1000/,
+      )
+    }
+    expectFailure(() => integerIn('5', 'limit', 1, 9), 'BAD_OPTION', 'limit', /got '5'/)
+  })
+
+  it('takes finite numbers only, with an open upper bound written as ≥', () => {
+    expect(numberIn(0, 'w', 0, Number.POSITIVE_INFINITY)).toBe(0)
+    expect(numberIn(0.5, 'w', 0, 1)).toBe(0.5)
+    expectFailure(
+      () => numberIn(Number.POSITIVE_INFINITY, 'w', 0, Number.POSITIVE_INFINITY),
+      'BAD_OPTION',
+      'w',
+      /finite number ≥ 0/,
+    )
+    expectFailure(() => numberIn(1.5, 'w', 0, 1), 'BAD_OPTION', 'w', /from 0 to 1, got number 1.5/)
+  })
+
+  it('takes true, false or nothing for a boolean, never a truthy string', () => {
+    expect(booleanOr(undefined, true, 'explain')).toBe(true)
+    expect(booleanOr(false, true, 'explain')).toBe(false)
+    for (const bad of ['false', 0, 1, null, 'no']) {
+      expectFailure(
+        () => booleanOr(bad, true, 'explain'),
+        'BAD_OPTION',
+        'explain',
+        /expected true or false/,
+      )
+    }
+  })
+})
+
+describe('expectOptions and expectArray', () => {
+  it('treats undefined as no options unless they are required', () => {
+    expect(expectOptions(undefined, 'options', ['a'], '')).toEqual({})
+    expectFailure(
+      () => expectOptions(undefined, 'patch', ['a'], 'patch.', true),
+      'BAD_OPTION',
+      'patch',
+    )
+  })
+
+  it('rejects what is not an object, and names an unknown key with its prefix', () => {
+    expectFailure(
+      () => expectOptions([], 'options', ['a'], ''),
+      'BAD_OPTION',
+      'options',
+      /got array/,
+    )
+    expectFailure(
+      () => expectOptions(null, 'options', ['a'], ''),
+      'BAD_OPTION',
+      'options',
+      /got null/,
+    )
+    expectFailure(
+      () => expectOptions({ a: 1, b: 2 }, 'items[0]', ['a'], 'items[0].'),
+      'BAD_OPTION',
+      'items[0].b',
+      /expected one of the options a; got an unknown one/,
+    )
+  })
+
+  it('rejects a hole in an array, naming its index', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+    expectFailure(() => expectArray([1, , 3], 'items'), 'BAD_OPTION', 'items[1]', /hole/)
+    expect(expectArray([1, undefined], 'items')).toEqual([1, undefined])
+  })
+})
+
+describe('oneOf with a vocabulary list', () => {
+  it('lists the allowed levels in the message', () => {
+    expect(oneOf('trusted', TRUST_LEVELS, 'trust')).toBe('trusted')
+    expectFailure(
+      () => oneOf('root', TRUST_LEVELS, 'trust'),
+      'BAD_OPTION',
+      'trust',
+      /expected one of 'trusted', 'unverified', 'untrusted', got 'root'/,
+    )
+  })
+})
+
+describe('validateName and validateNames', () => {
+  it('normalises like a tag but keeps case', () => {
+    expect(validateName(' Tenant\u200B  Alice\n', 'namespace')).toBe('Tenant Alice')
+    expect(validateName('https://example.com/a?b=c', 'source')).toBe('https://example.com/a?b=c')
+  })
+
+  it('rejects the characters text rejects, naming the field', () => {
+    expectFailure(() => validateName('user\u202E\u2066evil', 'source'), 'BIDI_CONTROL', 'source')
+    expectFailure(() => validateName('fact\u0000\u0007', 'type'), 'CONTROL_CHARACTER', 'type')
+    expectFailure(() => validateName('ns\u{E0041}', 'namespace'), 'HIDDEN_CHARACTER', 'namespace')
+    expectFailure(() => validateName('x\uDC00', 'source'), 'LONE_SURROGATE', 'source')
+  })
+
+  it('rejects empty, too long and non-string names as BAD_OPTION', () => {
+    expectFailure(
+      () => validateName(' \u200B ', 'namespace'),
+      'BAD_OPTION',
+      'namespace',
+      /whitespace/,
+    )
+    expectFailure(
+      () => validateName('x'.repeat(257), 'type'),
+      'BAD_OPTION',
+      'type',
+      /257 characters/,
+    )
+    expect(validateName('👋'.repeat(256), 'type')).toHaveLength(512)
+    expectFailure(() => validateName(null, 'namespace'), 'BAD_OPTION', 'namespace', /got null/)
+  })
+
+  it('checks each name of a list at its index and drops exact duplicates', () => {
+    expect(validateNames(['fact', ' fact', 'Fact'], 'types', 64)).toEqual(['fact', 'Fact'])
+    expectFailure(() => validateNames(['fact', 3], 'types', 64), 'BAD_OPTION', 'types[1]')
+    expectFailure(() => validateNames('fact', 'types', 64), 'BAD_OPTION', 'types')
+    expectFailure(() => validateNames(['a', 'b'], 'types', 1), 'BAD_OPTION', 'types', /at most 1/)
+  })
+})
+
+describe('validateTag', () => {
+  it('shapes one tag as validateTags does', () => {
+    expect(validateTag(' Work  Trip ', 'tag', 64)).toBe('work trip')
+    expectFailure(() => validateTag(5, 'tag', 64), 'BAD_OPTION', 'tag', /got number 5/)
+  })
+})
+
+describe('validateTime', () => {
+  it('takes epoch milliseconds a Date can hold', () => {
+    expect(validateTime(0, 'expiresAt')).toBe(0)
+    expect(validateTime(8.64e15, 'expiresAt')).toBe(8.64e15)
+    for (const bad of [8.64e15 + 1, Number.NaN, Number.POSITIVE_INFINITY, '2026-01-01', null]) {
+      expectFailure(() => validateTime(bad, 'expiresAt'), 'BAD_OPTION', 'expiresAt')
+    }
+  })
+})
+
+describe('validateMeta', () => {
+  it('returns an equal copy of JSON data, not the object itself', () => {
+    const meta = { a: [1, 'two', { three: null }], b: true, c: -1.5, 'd e': {} }
+    const copy = validateMeta(meta)
+    expect(copy).toEqual(meta)
+    expect(copy).not.toBe(meta)
+    expect(copy.a).not.toBe(meta.a)
+  })
+
+  it('keeps a __proto__ key from JSON.parse as a key', () => {
+    const copy = validateMeta(JSON.parse('{"__proto__":{"polluted":true}}'))
+    expect(Object.keys(copy)).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+
+  it.each([
+    ['a Date', { when: new Date(0) }, 'meta.when', /got Date/],
+    ['a Map', { m: new Map() }, 'meta.m', /got Map/],
+    ['a Set', { s: new Set() }, 'meta.s', /got Set/],
+    ['NaN', { n: Number.NaN }, 'meta.n', /finite number, got NaN/],
+    ['-Infinity', { n: [Number.NEGATIVE_INFINITY] }, 'meta.n[0]', /got -Infinity/],
+    ['a BigInt', { n: 1n }, 'meta.n', /got bigint 1n/],
+    ['undefined', { u: undefined }, 'meta.u', /got undefined/],
+    ['a function', { f: () => 1 }, 'meta.f', /got function/],
+    ['a symbol', { s: Symbol('x') }, 'meta.s', /got symbol/],
+    ['a symbol key', { [Symbol('k')]: 1 }, 'meta', /symbol key/],
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the input under test
+    ['a hole', { list: [1, , 3] }, 'meta.list[1]', /hole/],
+    ['a class instance', { p: new (class Point {})() }, 'meta.p', /got Point/],
+    ['a typed array', { v: new Float32Array(2) }, 'meta.v', /got Float32Array/],
+  ])('rejects %s with BAD_META at its path', (_label, meta, field, message) => {
+    expectFailure(() => validateMeta(meta), 'BAD_META', field, message)
+  })
+
+  it('rejects a cycle at the reference that closes it, but not an object shared twice', () => {
+    const loop: Record<string, unknown> = {}
+    loop.a = { b: [loop] }
+    expectFailure(() => validateMeta(loop), 'BAD_META', 'meta.a.b[0]', /cycle/)
+    const shared = { x: 1 }
+    expect(validateMeta({ one: shared, two: shared })).toEqual({ one: { x: 1 }, two: { x: 1 } })
+  })
+
+  it('allows 8 levels of nesting and rejects the 9th', () => {
+    const nest = (levels: number): Record<string, unknown> =>
+      levels === 1 ? {} : { n: nest(levels - 1) }
+    expect(() => validateMeta(nest(8))).not.toThrow()
+    expectFailure(() => validateMeta(nest(9)), 'META_TOO_LARGE', 'meta.n.n.n.n.n.n.n.n', /8 levels/)
+  })
+
+  it('measures the size as UTF-8 bytes of JSON and refuses a huge value without serialising it', () => {
+    const frame = JSON.stringify({ s: '' }).length
+    expect(() => validateMeta({ s: 'x'.repeat(MAX_META_BYTES - frame) })).not.toThrow()
+    expectFailure(
+      () => validateMeta({ s: 'x'.repeat(MAX_META_BYTES - frame + 1) }),
+      'META_TOO_LARGE',
+      'meta',
+      /at most 16384 bytes as JSON, got more/,
+    )
+    expectFailure(
+      () => validateMeta({ s: 'é'.repeat(MAX_META_BYTES / 2) }),
+      'META_TOO_LARGE',
+      'meta',
+    )
+    const huge = { rows: new Array(100_000).fill('x'.repeat(1000)) }
+    expectFailure(() => validateMeta(huge), 'META_TOO_LARGE', 'meta', /got more/)
+  })
+
+  it('counts exactly the bytes JSON.stringify writes, on seeded random data at the limit', () => {
+    const random = seeded(20_261_201)
+    const pieces = ['a', 'é', '"', '\\', '\n', '\t', '👋', '中', ' ', 'Z']
+    const text = () =>
+      Array.from(
+        { length: Math.floor(random() * 12) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join('')
+    const value = (depth: number): unknown => {
+      const pick = random()
+      if (depth > 3 || pick < 0.3) return text()
+      if (pick < 0.4) return Math.round((random() - 0.5) * 1e6) / 100
+      if (pick < 0.45) return random() < 0.5
+      if (pick < 0.5) return null
+      if (pick < 0.75)
+        return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1))
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [text(), value(depth + 1)]),
+      )
+    }
+    for (let run = 0; run < 200; run++) {
+      const base = { v: value(0), pad: '' }
+      const size = utf8Length(JSON.stringify(base))
+      const fits = { ...base, pad: 'x'.repeat(MAX_META_BYTES - size) }
+      expect(utf8Length(JSON.stringify(fits))).toBe(MAX_META_BYTES)
+      expect(validateMeta(fits)).toEqual(fits)
+      const over = { ...base, pad: 'x'.repeat(MAX_META_BYTES - size + 1) }
+      expectFailure(() => validateMeta(over), 'META_TOO_LARGE', 'meta')
+    }
+  })
+
+  it('checks strings and keys with the text rules, naming the path', () => {
+    expectFailure(() => validateMeta({ who: ['Ana\u0007'] }), 'CONTROL_CHARACTER', 'meta.who[0]')
+    expectFailure(
+      () => validateMeta({ 'two words': '\u202E' }),
+      'BIDI_CONTROL',
+      'meta["two words"]',
+    )
+    expectFailure(
+      () => validateMeta({ 'k\u{E0041}': 1 }),
+      'HIDDEN_CHARACTER',
+      'meta["k\\u{E0041}"]',
+    )
+    expectFailure(
+      () => validateMeta({ 'a: b': '\u0000' }),
+      'CONTROL_CHARACTER',
+      'meta["a:\\u0020b"]',
+    )
+  })
+
+  it('rejects a meta that is not a plain object as BAD_OPTION, at the given field', () => {
+    for (const bad of [null, [], 'x', new Date(0), new Map()]) {
+      expectFailure(() => validateMeta(bad, 'patch.meta'), 'BAD_OPTION', 'patch.meta')
+    }
   })
 })

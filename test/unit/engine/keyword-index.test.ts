@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  DEFAULT_KEYWORD_OPTIONS,
-  KeywordIndex,
-  resolveKeywordOptions,
-} from '../../../src/engine/keyword-index.ts'
+import { DEFAULT_KEYWORD_OPTIONS } from '../../../src/core/options.ts'
+import { KeywordIndex, resolveKeywordOptions } from '../../../src/engine/keyword-index.ts'
 
 const memory = (id: string, text: string, tags: string[] = []) => ({ id, text, aliases: [], tags })
 

@@ -1,0 +1,34 @@
+/** Checks the tool schemas cannot express in the strict subset (ranges, "at least one of"). */
+import { InvalidInputError, MemoryNotFoundError } from '../../core/errors.ts'
+import type { Memory, TrustLevel } from '../../core/types.ts'
+import { trustRank } from '../../core/vocabulary.ts'
+import type { ToolSettings } from '../tool-settings.ts'
+import type { ToolContext } from '../tool-spec.ts'
+
+/** `k` from the model: `null` means the host's default; otherwise an integer 1..maxK. */
+export function checkK(k: unknown, settings: ToolSettings): number {
+  if (k === null) return settings.k
+  if (!Number.isInteger(k) || (k as number) < 1 || (k as number) > settings.maxK) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'k',
+      `expected an integer 1..${settings.maxK} or null, got ${String(k)}`,
+    )
+  }
+  return k as number
+}
+
+/**
+ * The memory `id` names, if it lives in the tools' namespace. One in another namespace reads
+ * as missing, so a model cannot learn of it, change it or delete it.
+ */
+export async function ownMemory({ memory, settings }: ToolContext, id: string): Promise<Memory> {
+  const found = await memory.get(id)
+  if (!found || found.namespace !== settings.namespace) throw new MemoryNotFoundError(id)
+  return found
+}
+
+/** The less trusted of two levels. */
+export function lowerTrust(a: TrustLevel, b: TrustLevel): TrustLevel {
+  return trustRank(a) >= trustRank(b) ? a : b
+}

@@ -1,0 +1,70 @@
+import type { SiteGrant, SiteGrants } from '../connect/index.ts'
+import { busy, byId, formatTime, h } from './dom.ts'
+
+/**
+ * The "Connected sites" card: every origin the user allowed (or blocked) to use this memory
+ * through `connect.html`, with Revoke (the site's next call is refused, and it must ask again)
+ * and Unblock (it may ask again). Fills `#sites-panel`; changes made in a host page or another
+ * tab show up at once.
+ */
+export function mountConnectedSitesPanel(
+  grants: SiteGrants,
+  memory: string,
+): { refresh(): Promise<void> } {
+  const root = byId('sites-panel')
+  const list = h('ul', { id: 'sites-list', class: 'sites' })
+  root.replaceChildren(
+    h('h2', { id: 'sites-title', text: 'Connected sites' }),
+    h('p', {
+      class: 'muted small',
+      text: 'Sites you allowed to use this memory from their own pages. Each reads and writes only its own namespace, origin:<site>.',
+    }),
+    list,
+  )
+  const refresh = async (): Promise<void> => {
+    const sites = await grants.list(memory)
+    list.replaceChildren(
+      ...(sites.length === 0
+        ? [h('li', { class: 'empty', text: 'No site has asked for this memory.' })]
+        : sites.map((site) => siteItem(site))),
+    )
+  }
+
+  const siteItem = (site: SiteGrant): HTMLLIElement => {
+    const allowed = site.state === 'allowed'
+    const button = h('button', {
+      type: 'button',
+      class: allowed ? 'ghost danger' : 'ghost',
+      text: allowed ? 'Revoke' : 'Unblock',
+      'aria-label': `${allowed ? 'Revoke' : 'Unblock'} ${site.origin}`,
+    })
+    button.addEventListener('click', () => {
+      void busy(button, () => grants.revoke(memory, site.origin)).then(refresh)
+    })
+    const used = site.lastUsedAt ? `last used ${formatTime(site.lastUsedAt)}` : 'never connected'
+    return h(
+      'li',
+      { class: 'site', 'data-origin': site.origin, 'data-state': site.state },
+      h(
+        'div',
+        { class: 'site-head' },
+        h('strong', { class: 'site-origin', text: site.origin }),
+        h('span', {
+          class: `chip chip-${allowed ? 'type' : 'flag'}`,
+          text: allowed ? 'allowed' : 'blocked',
+        }),
+      ),
+      h('p', {
+        class: 'muted small',
+        text: allowed
+          ? `${site.namespaces.join(', ')} · ${used}`
+          : `blocked ${formatTime(site.decidedAt)}`,
+      }),
+      h('div', { class: 'actions' }, button),
+    )
+  }
+
+  grants.onChange(() => void refresh())
+  void refresh()
+  return { refresh }
+}

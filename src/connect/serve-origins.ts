@@ -1,0 +1,193 @@
+import * as Comlink from 'comlink'
+import { AccessDeniedError, errorToData } from '../core/errors.ts'
+import { createMemoryHost } from '../host/memory-host.ts'
+import type { EngineEnvironment } from '../host/open-engine.ts'
+import type { WorkerOpenOptions } from '../host/protocol.ts'
+import { syncChannelName } from '../storage/names.ts'
+import { type FirstPartyStorage, firstPartyStorage } from './first-party-storage.ts'
+import { createOriginHost } from './origin-host.ts'
+import {
+  CONNECT_PROTOCOL,
+  type ConnectReply,
+  type ConnectRequest,
+  type HostReady,
+  isConnectMessage,
+  originNamespace,
+} from './protocol.ts'
+import { SiteGrants } from './site-grants.ts'
+
+/** What the user is asked: `origin` wants to use `memory`, in `namespace`. */
+export interface ConsentRequest {
+  origin: string
+  memory: string
+  namespace: string
+}
+
+/** How a connection ended up, for the host page to show. */
+export type ConnectionStatus =
+  | { origin: string; state: 'asking' }
+  | { origin: string; state: 'connected'; namespaces: string[] }
+  | { origin: string; state: 'refused'; reason: string }
+
+export interface ServeOriginsOptions {
+  /** The memory every origin reaches: the host's own, never one the embedder names. */
+  memory: WorkerOpenOptions
+  /**
+   * Asks the user whether `request.origin` may use the memory; called only when no decision is
+   * stored. Resolve `true` for Allow. A real product must let only the user's click decide
+   * (the Allow handler should call `requestFirstPartyStorage()` first thing, while its
+   * activation lasts). A Deny is remembered, so the site cannot ask again and again.
+   */
+  consent(request: ConsentRequest): Promise<boolean>
+  /** Hears each connection's progress. */
+  onStatus?: (status: ConnectionStatus) => void
+  /** Where the memory and the allow-list live. @default firstPartyStorage() */
+  storage?: () => Promise<FirstPartyStorage | undefined>
+}
+
+/**
+ * Makes this page (the host page, in an iframe of another origin) answer that origin's
+ * `embedMemory()`: announces itself to the parent, and for each `connect` message from it
+ * checks the allow-list (asking the user when the origin is unknown), then either serves the
+ * memory on the transferred port, scoped to the origin, or refuses with `AccessDeniedError`.
+ * Returns a function that stops listening.
+ *
+ * @example
+ * // connect.html's script, on https://memory.example
+ * serveOrigins({ memory: { name: 'engram-app', embedder: { kind: 'none' } }, consent: askTheUser })
+ * // https://example.test: await embedMemory({ host: 'https://memory.example/connect.html' })
+ */
+export function serveOrigins(options: ServeOriginsOptions): () => void {
+  const storage = options.storage ?? firstPartyStorage
+  const onMessage = (event: MessageEvent): void => {
+    const port = event.ports[0]
+    if (event.source !== window.parent || window.parent === window) return
+    if (!port || !isConnectMessage<ConnectRequest>(event.data, 'connect')) return
+    void connect(event.origin, port, options, storage)
+  }
+  addEventListener('message', onMessage)
+  if (window.parent !== window) {
+    const ready: HostReady = { protocol: CONNECT_PROTOCOL, type: 'ready' }
+    // Says only that the page listens; the port goes to the host's origin alone.
+    window.parent.postMessage(ready, '*')
+  }
+  return () => removeEventListener('message', onMessage)
+}
+
+/** One connection: decide, then serve or refuse. */
+async function connect(
+  origin: string,
+  port: MessagePort,
+  options: ServeOriginsOptions,
+  storage: () => Promise<FirstPartyStorage | undefined>,
+): Promise<void> {
+  const memory = options.memory.name
+  const reply = (message: ConnectReply): void => port.postMessage(message)
+  const refuse = (error: Error): void => {
+    options.onStatus?.({ origin, state: 'refused', reason: error.message })
+    const data = errorToData(error)
+    reply({ protocol: CONNECT_PROTOCOL, type: 'refused', error: data })
+    port.close()
+  }
+  try {
+    const decided = await decide(origin, options, storage, () => {
+      options.onStatus?.({ origin, state: 'asking' })
+      reply({ protocol: CONNECT_PROTOCOL, type: 'prompt' })
+    })
+    if (decided instanceof AccessDeniedError) return refuse(decided)
+    const { grants, place, namespaces } = decided
+    await grants.touch(memory, origin)
+    const access = {
+      origin,
+      async namespaces(): Promise<string[]> {
+        const grant = await grants.get(memory, origin)
+        if (grant?.state !== 'allowed') {
+          throw new AccessDeniedError(origin, `${origin} no longer has access to this memory`)
+        }
+        return grant.namespaces
+      },
+    }
+    const host = createOriginHost(
+      createMemoryHost(engineEnvironment(place, memory)),
+      options.memory,
+      access,
+    )
+    reply({
+      protocol: CONNECT_PROTOCOL,
+      type: 'accepted',
+      memory,
+      namespace: namespaces[0] ?? originNamespace(origin),
+      namespaces,
+    })
+    Comlink.expose(host, port)
+    options.onStatus?.({ origin, state: 'connected', namespaces })
+  } catch (error) {
+    refuse(error instanceof Error ? error : new Error(`the host page failed: ${String(error)}`))
+  }
+}
+
+/** The allow-list's answer, asking the user when it has none. */
+async function decide(
+  origin: string,
+  options: ServeOriginsOptions,
+  storage: () => Promise<FirstPartyStorage | undefined>,
+  asking: () => void,
+): Promise<
+  { grants: SiteGrants; place: FirstPartyStorage; namespaces: string[] } | AccessDeniedError
+> {
+  const memory = options.memory.name
+  if (origin === 'null') {
+    return new AccessDeniedError(origin, 'a page with an opaque origin cannot be allowed')
+  }
+  let place = await storage()
+  let grants = place && grantsIn(place)
+  const known = await grants?.get(memory, origin)
+  if (known?.state === 'denied') {
+    return new AccessDeniedError(origin, `${origin} was denied access to this memory`)
+  }
+  if (grants && known?.state === 'allowed')
+    return { grants, place: place!, namespaces: known.namespaces }
+  asking()
+  const allowed = await options.consent({ origin, memory, namespace: originNamespace(origin) })
+  place ??= await storage()
+  grants ??= place && grantsIn(place)
+  if (!allowed) {
+    await grants?.deny(memory, origin)
+    return new AccessDeniedError(origin, `the user denied ${origin} access to this memory`)
+  }
+  if (!grants || !place) {
+    return new AccessDeniedError(
+      origin,
+      'the browser did not grant this page access to its storage',
+    )
+  }
+  const grant = await grants.allow(memory, origin)
+  return { grants, place, namespaces: grant.namespaces }
+}
+
+const opened = new WeakMap<FirstPartyStorage, SiteGrants>()
+
+/** One allow-list per storage place, shared by every connection of the page. */
+function grantsIn(place: FirstPartyStorage): SiteGrants {
+  let grants = opened.get(place)
+  if (!grants) {
+    grants = SiteGrants.open({
+      indexedDB: place.indexedDB,
+      IDBKeyRange: place.IDBKeyRange,
+      openChannel: place.openChannel,
+    })
+    opened.set(place, grants)
+  }
+  return grants
+}
+
+/** A storage-access handle's IndexedDB, locks and channel; the page's own need no overrides. */
+function engineEnvironment(place: FirstPartyStorage, memory: string): EngineEnvironment {
+  if (place.via !== 'storage-access-handle') return {}
+  return {
+    indexedDB: place.indexedDB,
+    IDBKeyRange: place.IDBKeyRange,
+    ...(place.locks ? { locks: place.locks } : {}),
+    ...(place.openChannel ? { channel: place.openChannel(syncChannelName(memory)) } : {}),
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Letters of other scripts that pass for Latin ones, after UTS #39's confusables (only the
+ * single-letter look-alikes of a–z that survive NFKD; fullwidth and mathematical letters are
+ * already folded by NFKD itself). Case-sensitive on the left: Cyrillic `В` looks like `B`, `в`
+ * does not.
+ */
+const PAIRS: readonly (readonly [string, string])[] = [
+  // Cyrillic
+  ['аАɑ', 'a'],
+  ['ВЬьЪ', 'b'],
+  ['сСϲϹ', 'c'],
+  ['ԁ', 'd'],
+  ['еЕёЁ', 'e'],
+  ['ɡԌԍ', 'g'],
+  ['һНҺ', 'h'],
+  ['іІїӀӏ', 'i'],
+  ['јЈ', 'j'],
+  ['кКĸ', 'k'],
+  ['М', 'm'],
+  ['оОȯ', 'o'],
+  ['рР', 'p'],
+  ['ԛԚ', 'q'],
+  ['ѕЅ', 's'],
+  ['Т', 't'],
+  ['уУҮү', 'y'],
+  ['ԝԜ', 'w'],
+  ['хХ', 'x'],
+  // Greek
+  ['αΑ', 'a'],
+  ['Β', 'b'],
+  ['εΕ', 'e'],
+  ['Ζ', 'z'],
+  ['Η', 'h'],
+  ['η', 'n'],
+  ['ιΙ', 'i'],
+  ['κΚ', 'k'],
+  ['Μ', 'm'],
+  ['ν', 'v'],
+  ['Ν', 'n'],
+  ['οΟσ', 'o'],
+  ['ρΡ', 'p'],
+  ['τΤ', 't'],
+  ['υμ', 'u'],
+  ['Υγ', 'y'],
+  ['χΧ', 'x'],
+  ['ω', 'w'],
+  // Armenian
+  ['օՕ', 'o'],
+  ['ո', 'n'],
+  ['սՍ', 'u'],
+  ['հ', 'h'],
+  ['ց', 'g'],
+  ['զ', 'q'],
+  ['ա', 'w'],
+  ['Լ', 'l'],
+  // Latin small capitals and IPA letters that NFKD leaves alone
+  ['ᴀ', 'a'],
+  ['ʙ', 'b'],
+  ['ᴄ', 'c'],
+  ['ᴅ', 'd'],
+  ['ᴇ', 'e'],
+  ['ɢ', 'g'],
+  ['ʜ', 'h'],
+  ['ıɪɩ', 'i'],
+  ['ȷᴊ', 'j'],
+  ['ᴋ', 'k'],
+  ['ʟ', 'l'],
+  ['ᴍ', 'm'],
+  ['ɴ', 'n'],
+  ['ᴏ', 'o'],
+  ['ᴘ', 'p'],
+  ['ʀ', 'r'],
+  ['ꜱ', 's'],
+  ['ᴛ', 't'],
+  ['ᴜ', 'u'],
+  ['ᴠ', 'v'],
+  ['ᴡ', 'w'],
+  ['ʏ', 'y'],
+  ['ᴢ', 'z'],
+]
+
+/** Look-alike → the Latin letter it passes for (lower case). */
+export const CONFUSABLE: ReadonlyMap<string, string> = new Map(
+  PAIRS.flatMap(([from, to]) => [...from].map((ch) => [ch, to] as const)),
+)

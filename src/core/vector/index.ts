@@ -1,0 +1,9 @@
+export {
+  DEFAULT_VECTOR_INDEX_OPTIONS,
+  type VectorFilter,
+  type VectorHit,
+  type VectorIndexOptions,
+} from './options.ts'
+export { strideFor } from './quantise.ts'
+export { VECTOR_SNAPSHOT_VERSION, type VectorIndexSnapshot } from './snapshot.ts'
+export { VectorIndex } from './vector-index.ts'

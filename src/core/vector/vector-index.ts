@@ -1,0 +1,214 @@
+import { InvalidInputError } from '../errors.ts'
+import {
+  resolveOptions,
+  type VectorFilter,
+  type VectorHit,
+  type VectorIndexOptions,
+} from './options.ts'
+import { rowLayout } from './quantise.ts'
+import { Refiner } from './refiner.ts'
+import { RowStore } from './row-store.ts'
+import { fillGroupMask, GROUP_MASK_WORDS, scoreRows, searchRows } from './search.ts'
+import {
+  badSnapshot,
+  checkVersion,
+  snapshotRows,
+  VECTOR_SNAPSHOT_VERSION,
+  type VectorIndexSnapshot,
+} from './snapshot.ts'
+
+/**
+ * Flat in-memory vector index for cosine top-k over unit vectors, sized for 100k × 384 in a
+ * browser worker. Each vector is stored as int8 codes with a per-row step and `refineBits`
+ * residual bits per dimension; a search scans every row with an integer dot product
+ * (WebAssembly SIMD, JS fallback), keeps the best `rescore` by that estimate and re-scores them
+ * precisely (see {@link VectorIndexOptions.exact}).
+ *
+ * @example
+ * const index = new VectorIndex(3)
+ * index.add('a', Float32Array.of(1, 0, 0))
+ * index.add('b', Float32Array.of(0, 1, 0), 7)
+ * index.search(Float32Array.of(0.6, 0.8, 0), 1)
+ * // => [{ id: 'b', score: ~0.8 }]
+ * index.search(Float32Array.of(0.6, 0.8, 0), 1, { groups: [0] })
+ * // => [{ id: 'a', score: ~0.6 }]
+ */
+export class VectorIndex {
+  readonly dims: number
+  readonly stride: number
+  /** Residual bit planes kept per row (see {@link VectorIndexOptions.refineBits}). */
+  readonly refineBits: number
+  readonly #exact: 'none' | 'memory'
+  readonly #rescore: number
+  readonly #store: RowStore
+  readonly #refiner: Refiner
+  #groupMask: Uint32Array | undefined
+
+  constructor(dims: number, options: VectorIndexOptions = {}) {
+    const resolved = resolveOptions(dims, options)
+    const layout = rowLayout(dims, resolved.refineBits)
+    this.dims = dims
+    this.stride = layout.stride
+    this.refineBits = resolved.refineBits
+    this.#exact = resolved.exact
+    this.#rescore = resolved.rescore
+    this.#store = new RowStore(layout, { wasm: resolved.wasm, exact: resolved.exact === 'memory' })
+    this.#refiner = new Refiner(layout)
+  }
+
+  get size(): number {
+    return this.#store.size
+  }
+
+  /** Which scan runs: `'wasm'` (SIMD) or `'js'`. */
+  get backend(): 'wasm' | 'js' {
+    return this.#store.kernel.kind
+  }
+
+  has(id: string): boolean {
+    return this.#store.rowOf(id) !== undefined
+  }
+
+  /** Ids in row order (which changes on removal). */
+  ids(): string[] {
+    return this.#store.ids.slice()
+  }
+
+  /**
+   * Adds a vector, or replaces the one stored under `id` (keeping its row). `group` is a small
+   * integer 0..65535 the caller maps its filters to (namespace + type, say). Amortised O(dims).
+   */
+  add(id: string, vector: Float32Array, group = 0): void {
+    this.#checkVector(vector, 'vector')
+    this.#store.put(id, vector, group)
+  }
+
+  /** Removes `id`; the last row moves into its place. O(dims). */
+  remove(id: string): boolean {
+    return this.#store.delete(id)
+  }
+
+  clear(): void {
+    this.#store.clear()
+  }
+
+  /**
+   * Makes room for `capacity` rows at once (a rebuild that knows its count), so growth leaves no
+   * slack. Growth on `add` is by an eighth, keeping slack under 12.5 %.
+   */
+  reserve(capacity: number): void {
+    this.#store.reserve(capacity)
+  }
+
+  /**
+   * The `k` rows most similar to `query`, best first; ties go to the smaller id. Scores are
+   * re-scored dot products (exact with `exact: 'memory'`).
+   */
+  search(query: Float32Array, k: number, filter: VectorFilter = {}): VectorHit[] {
+    this.#checkVector(query, 'query')
+    if (!Number.isInteger(k) || k < 0) {
+      throw new InvalidInputError('BAD_OPTION', 'k', `expected an integer >= 0, got ${k}`)
+    }
+    if (k === 0 || this.size === 0) return []
+    const mask = filter.groups ? this.#maskOf(filter.groups) : undefined
+    return searchRows(this.#store, this.#refiner, query, k, {
+      ...filter,
+      mask,
+      depth: this.#rescore,
+    })
+  }
+
+  /**
+   * Scores of the given ids against `query`, best first (ties to the smaller id), with the same
+   * precision as {@link VectorIndex.search}'s: for candidates another list found, when their
+   * cosines are wanted too. Costs O(ids × dims) — no scan — where a `search` filtered to a few
+   * ids widens its candidate pool until it has covered them, up to the whole index. Unknown ids
+   * are left out.
+   *
+   * @example
+   * index.scoreIds(Float32Array.of(0.6, 0.8, 0), ['a', 'b', 'zz'])
+   * // => [{ id: 'b', score: ~0.8 }, { id: 'a', score: ~0.6 }]
+   */
+  scoreIds(query: Float32Array, ids: Iterable<string>): VectorHit[] {
+    this.#checkVector(query, 'query')
+    const rows: number[] = []
+    for (const id of ids) {
+      const row = this.#store.rowOf(id)
+      if (row !== undefined) rows.push(row)
+    }
+    if (rows.length === 0) return []
+    return scoreRows(this.#store, this.#refiner, query, rows)
+  }
+
+  /** A copy of the index as typed arrays; see {@link VectorIndexSnapshot}. */
+  serialize(): VectorIndexSnapshot {
+    const { residuals, ...rows } = this.#store.export()
+    return {
+      version: VECTOR_SNAPSHOT_VERSION,
+      dims: this.dims,
+      stride: this.stride,
+      exact: this.#exact,
+      refineBits: this.refineBits,
+      rescore: this.#rescore,
+      ...rows,
+      signs: residuals,
+    }
+  }
+
+  /**
+   * Rebuilds an index from {@link VectorIndex.serialize}'s output, sized exactly. `options`
+   * override the snapshot's; asking for `exact: 'memory'` from a snapshot without vectors, or for
+   * other `refineBits` than it has, throws. Throws `InvalidInputError` (`BAD_OPTION`, field
+   * `snapshot`) on any mismatch, so the caller rebuilds instead of loading something half right.
+   */
+  static deserialize(snapshot: VectorIndexSnapshot, options: VectorIndexOptions = {}): VectorIndex {
+    checkVersion(snapshot)
+    const index = new VectorIndex(snapshot.dims, {
+      exact: snapshot.exact,
+      refineBits: snapshot.refineBits,
+      rescore: snapshot.rescore,
+      ...options,
+    })
+    const store = index.#store
+    const rows = snapshotRows(snapshot, {
+      dims: index.dims,
+      stride: index.stride,
+      words: store.layout.words,
+      refineBits: index.refineBits,
+      needsVectors: index.#exact === 'memory',
+    })
+    if (!store.import(rows)) throw badSnapshot('ids are not unique')
+    return index
+  }
+
+  /** Bytes of the typed arrays held (WebAssembly memory included), capacity slack included. */
+  memoryBytes(): number {
+    return this.#store.bytes() + (this.#groupMask?.byteLength ?? 0) + this.#refiner.bytes()
+  }
+
+  #checkVector(vector: Float32Array, field: string): void {
+    if (!(vector instanceof Float32Array) || vector.length !== this.dims) {
+      const got = vector instanceof Float32Array ? `${vector.length} dimensions` : typeof vector
+      throw new InvalidInputError(
+        'BAD_VECTOR',
+        field,
+        `expected a Float32Array of ${this.dims} dimensions, got ${got}`,
+      )
+    }
+    for (let i = 0; i < vector.length; i++) {
+      if (!Number.isFinite(vector[i])) {
+        throw new InvalidInputError(
+          'BAD_VECTOR',
+          field,
+          `expected finite components, got ${vector[i]} at ${i}`,
+        )
+      }
+    }
+  }
+
+  /** A bitset of the wanted groups, its buffer reused between searches. */
+  #maskOf(groups: ReadonlySet<number> | readonly number[]): Uint32Array {
+    this.#groupMask ??= new Uint32Array(GROUP_MASK_WORDS)
+    return fillGroupMask(this.#groupMask, groups)
+  }
+}

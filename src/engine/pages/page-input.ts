@@ -1,0 +1,89 @@
+import { InvalidInputError } from '../../core/errors.ts'
+import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, type LimitOptions } from '../../core/options.ts'
+import { DEFAULT_PAGE_CHUNKING, htmlToText, validatePage } from '../../core/page/index.ts'
+import type { PoisonPolicy, RememberPageInput, TrustLevel } from '../../core/types.ts'
+import {
+  expectOptions,
+  oneOf,
+  validateId,
+  validateName,
+  validateTags,
+} from '../../core/validate.ts'
+import { POISON_POLICIES, TRUST_LEVELS } from '../../core/vocabulary.ts'
+
+/** A checked {@link RememberPageInput}: the page normalised, every field resolved. */
+export interface CheckedPage {
+  title: string
+  /** The page as stored and chunked (`validatePage`). */
+  page: string
+  source: string
+  tags: string[]
+  namespace: string
+  pageId?: string
+  trust: TrustLevel
+  poison: PoisonPolicy
+}
+
+const INPUT: Record<keyof RememberPageInput, true> = {
+  title: true,
+  text: true,
+  html: true,
+  source: true,
+  tags: true,
+  namespace: true,
+  pageId: true,
+  trust: true,
+  poison: true,
+}
+const INPUT_NAMES = Object.keys(INPUT)
+
+/** HTML is mostly markup: it may be this many times the page limit before conversion. */
+const HTML_OVERHEAD = 4
+
+/**
+ * Checks a page write whole before anything is chunked or written. HTML becomes text first
+ * (`htmlToText`), bounded so a huge document is refused before the conversion.
+ *
+ * @throws InvalidInputError `BAD_OPTION` (not an object, unknown name, both or neither of
+ *   `text` and `html`), `TEXT_TOO_LONG` (over `maxPageBytes`), `EMPTY_TEXT`, the character
+ *   codes, naming the field.
+ */
+export function checkPageInput(
+  input: unknown,
+  limits: LimitOptions,
+  maxPageBytes = DEFAULT_PAGE_CHUNKING.maxPageBytes,
+): CheckedPage {
+  const o = expectOptions(input, 'input', INPUT_NAMES, '', true) as Partial<RememberPageInput>
+  if ((o.text === undefined) === (o.html === undefined)) {
+    throw new InvalidInputError('BAD_OPTION', 'text', 'expected one of text or html, not both')
+  }
+  const checked: CheckedPage = {
+    title: validateName(o.title, 'title'),
+    page: validatePage(
+      o.html === undefined ? o.text : fromHtml(o.html, maxPageBytes),
+      o.html === undefined ? 'text' : 'html',
+      maxPageBytes,
+    ),
+    source: validateName(o.source ?? DEFAULT_SOURCE, 'source'),
+    tags: validateTags(o.tags, 'tags', limits.maxTags, limits.maxTagLength),
+    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, 'namespace'),
+    trust: oneOf(o.trust ?? 'unverified', TRUST_LEVELS, 'trust'),
+    poison: oneOf(o.poison ?? 'reject', POISON_POLICIES, 'poison'),
+  }
+  if (o.pageId !== undefined) checked.pageId = validateId(o.pageId, 'pageId')
+  return checked
+}
+
+function fromHtml(html: unknown, maxPageBytes: number): string {
+  if (typeof html !== 'string') {
+    throw new InvalidInputError('BAD_OPTION', 'html', `expected a string, got ${typeof html}`)
+  }
+  if (html.length > HTML_OVERHEAD * maxPageBytes) {
+    throw new InvalidInputError(
+      'TEXT_TOO_LONG',
+      'html',
+      `expected at most ${HTML_OVERHEAD * maxPageBytes} characters of HTML, got ${html.length}`,
+    )
+  }
+  return htmlToText(html)
+}

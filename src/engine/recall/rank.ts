@@ -1,0 +1,47 @@
+import { boostFactor, computeBoosts } from '../../core/boosts.ts'
+import type { FusedCandidate } from '../../core/fusion.ts'
+import { type ConfidenceReading, confidenceAt } from '../../core/lifecycle.ts'
+import type { BoostOptions, LifecycleOptions } from '../../core/options.ts'
+import type { Boost, Memory } from '../../core/types.ts'
+
+/** A fused candidate with its row, the boosts it earned and its final score. */
+export interface Ranked {
+  candidate: FusedCandidate
+  memory: Memory
+  boosts: Boost[]
+  /** `candidate.fused` times the product of the boosts. */
+  score: number
+  /** The memory's confidence at recall time, when ranked with a lifecycle. */
+  confidence?: ConfidenceReading
+}
+
+/**
+ * Applies the multiplicative boosts at time `now` (none when `boosts` is null) and sorts by the
+ * boosted score. With `lifecycle`, the confidence boost follows the memory's current confidence
+ * (decayed by disuse, reinforced by use; `confidenceAt`), else its confidence at write. Stable: equal scores keep fusion's order, which already breaks ties
+ * deterministically. A candidate whose row is gone is dropped.
+ */
+export function rankCandidates(
+  fused: readonly FusedCandidate[],
+  catalogue: ReadonlyMap<string, Memory>,
+  boosts: BoostOptions | null,
+  now: number,
+  lifecycle?: LifecycleOptions,
+): Ranked[] {
+  const ranked: Ranked[] = []
+  for (const candidate of fused) {
+    const memory = catalogue.get(candidate.id)
+    if (!memory) continue
+    const reading = lifecycle ? confidenceAt(memory, now, lifecycle) : undefined
+    const earned = boosts ? computeBoosts(memory, now, boosts, reading?.value) : []
+    const one: Ranked = {
+      candidate,
+      memory,
+      boosts: earned,
+      score: candidate.fused * boostFactor(earned),
+    }
+    if (reading) one.confidence = reading
+    ranked.push(one)
+  }
+  return ranked.sort((a, b) => b.score - a.score)
+}

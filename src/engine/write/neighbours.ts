@@ -1,0 +1,41 @@
+import { NEAR_DUPLICATE_RESCORE } from '../../core/options.ts'
+import type { RememberResult } from '../../core/types.ts'
+import type { IndexSet } from '../index-set.ts'
+import type { PreparedWrite } from '../prepare.ts'
+
+/** Most near-but-not-duplicate neighbours a write reports. */
+const MAX_RELATED = 3
+
+/**
+ * The stored memories of the same namespace and type that each new memory of the batch comes
+ * close to without repeating (cosine in `[floor, nearDuplicate)`), closest first, as
+ * `RememberResult.related`: the caller decides whether the new fact supersedes one ("I moved
+ * to Lisbon" after "I live in Porto"). Read from the vector index before the batch is applied,
+ * so a memory is never its own neighbour. Items without a vector get none.
+ */
+export function relatedNeighbours(
+  items: readonly PreparedWrite[],
+  fresh: readonly number[],
+  vectors: ReadonlyMap<number, Float32Array>,
+  indexes: IndexSet,
+  bounds: { floor: number; nearDuplicate: number },
+): Map<number, NonNullable<RememberResult['related']>> {
+  const out = new Map<number, NonNullable<RememberResult['related']>>()
+  const stored = indexes.vectors
+  if (!stored || stored.size === 0 || bounds.floor >= bounds.nearDuplicate) return out
+  for (const i of fresh) {
+    const vector = vectors.get(i)
+    if (!vector) continue
+    const w = items[i]!
+    const filter = {
+      groups: [indexes.groupOf(w.namespace, w.type)],
+      rescore: NEAR_DUPLICATE_RESCORE,
+    }
+    const near = stored
+      .search(vector, MAX_RELATED, filter)
+      .filter((h) => h.score >= bounds.floor && h.score < bounds.nearDuplicate)
+      .map((h) => ({ id: h.id, similarity: h.score }))
+    if (near.length > 0) out.set(i, near)
+  }
+  return out
+}

@@ -1,0 +1,53 @@
+import { foldInto } from './merge.ts'
+import { vectorFromBase64 } from './payload.ts'
+import { openDoc, readWinners, type SyncContext, sealDoc } from './sync-context.ts'
+import type { InboundPlan } from './sync-types.ts'
+
+/**
+ * Folds remote memories that are new here but nearly repeat a local one (cosine at or above
+ * `ctx.nearDuplicate` in the same namespace and type): two devices wrote the same fact in other
+ * words. The smaller document id wins on every device, so both keep the same memory; the loser
+ * is forgotten and its confirmations counted for the winner (`foldInto`). Needs a vector: the
+ * remote one when it comes from this device's model, else one embedded here; with no model
+ * ready the memory is stored as is.
+ */
+export async function foldNearDuplicates(ctx: SyncContext, plan: InboundPlan): Promise<void> {
+  const { replica } = ctx
+  for (const [index, incoming] of plan.puts.entries()) {
+    const { row } = incoming.payload
+    if (replica.idForKey(row) !== undefined) continue
+    const brought = incoming.payload.vector
+    const vector =
+      brought && brought.model === replica.model
+        ? vectorFromBase64(brought.data)
+        : await replica.embed(row.text)
+    if (!vector) continue
+    incoming.vector = vector
+    const near = replica.nearest(vector, row, undefined)
+    if (!near || near.similarity < ctx.nearDuplicate) continue
+    const otherDoc = ctx.docs.docOf(near.id)
+    if (otherDoc === undefined || otherDoc === incoming.docId) continue
+    const winners = await readWinners(ctx, [otherDoc, incoming.docId])
+    const other = winners.get(otherDoc)
+    if (!other?.doc) continue
+    const otherPayload = await openDoc(ctx, other.doc)
+    const now = Date.now()
+    if (incoming.docId < otherDoc) {
+      incoming.payload = foldInto(incoming.payload, otherDoc, otherPayload)
+      const mine = winners.get(incoming.docId)
+      plan.writes.push(
+        await sealDoc(ctx, incoming.docId, incoming.payload, mine?.doc ? mine.rev : undefined),
+        { _id: otherDoc, _rev: other.rev, _deleted: true, at: now },
+      )
+      plan.forgets.push(otherDoc)
+    } else {
+      const folded = foldInto(otherPayload, incoming.docId, incoming.payload)
+      const mine = winners.get(incoming.docId)
+      plan.writes.push(await sealDoc(ctx, otherDoc, folded, other.rev))
+      if (mine?.doc)
+        plan.writes.push({ _id: incoming.docId, _rev: mine.rev, _deleted: true, at: now })
+      plan.puts[index] = { docId: otherDoc, payload: folded }
+    }
+    ctx.status.nearDuplicates++
+  }
+}

@@ -1,0 +1,121 @@
+import type { Replica } from '../engine/replica.ts'
+import type { MemoryPayload } from './payload.ts'
+import type { PouchDatabase } from './pouch.ts'
+import { type SealedFields, seal, unseal } from './sealed.ts'
+import type { SyncKeys } from './sync-keys.ts'
+import type { SyncStatus } from './sync-options.ts'
+
+/** Which replicated document each local memory is, both ways. Local ids differ per device. */
+export class DocMap {
+  readonly #docOf = new Map<string, string>()
+  readonly #localOf = new Map<string, string>()
+
+  docOf(localId: string): string | undefined {
+    return this.#docOf.get(localId)
+  }
+
+  localOf(docId: string): string | undefined {
+    return this.#localOf.get(docId)
+  }
+
+  set(localId: string, docId: string): void {
+    const previous = this.#docOf.get(localId)
+    if (previous !== undefined && this.#localOf.get(previous) === localId)
+      this.#localOf.delete(previous)
+    this.#docOf.set(localId, docId)
+    this.#localOf.set(docId, localId)
+  }
+
+  dropLocal(localId: string): void {
+    const doc = this.#docOf.get(localId)
+    this.#docOf.delete(localId)
+    if (doc !== undefined && this.#localOf.get(doc) === localId) this.#localOf.delete(doc)
+  }
+
+  hasDoc(docId: string): boolean {
+    return this.#localOf.has(docId)
+  }
+}
+
+/** What the sync stages share: the engine's hooks, the mirror, the keys and the counters. */
+export interface SyncContext {
+  replica: Replica
+  mirror: PouchDatabase
+  keys: SyncKeys
+  /** This device's id in grow-only counters; random, kept in the mirror. */
+  device: string
+  vectors: boolean
+  nearDuplicate: number
+  docs: DocMap
+  status: SyncStatus
+}
+
+/** A live sealed document in the mirror. */
+export type SealedDoc = SealedFields & { _id: string; _rev?: string }
+
+/** A forgotten memory's document: no body, only when it was forgotten. */
+export interface Tombstone {
+  _id: string
+  _rev?: string
+  _deleted: true
+  at: number
+}
+
+/** The current winning revision of a document in the mirror. */
+export interface Winner {
+  rev: string
+  deleted: boolean
+  doc?: SealedDoc
+}
+
+/** Document ids that name memories (the keycheck and design documents are left alone). */
+export function isMemoryDoc(id: string): boolean {
+  return id.startsWith('m:')
+}
+
+/** The winning revisions of `ids` in the mirror (absent: never seen). */
+export async function readWinners(
+  ctx: SyncContext,
+  ids: readonly string[],
+): Promise<Map<string, Winner>> {
+  const out = new Map<string, Winner>()
+  if (ids.length === 0) return out
+  const res = await ctx.mirror.allDocs({ keys: [...ids], include_docs: true })
+  for (const row of res.rows) {
+    if (!('value' in row) || !row.value) continue
+    const deleted = Boolean((row.value as { deleted?: boolean }).deleted)
+    const winner: Winner = { rev: row.value.rev, deleted }
+    if (!deleted && row.doc) winner.doc = row.doc as unknown as SealedDoc
+    out.set(row.id, winner)
+  }
+  return out
+}
+
+export async function openDoc(ctx: SyncContext, doc: SealedDoc): Promise<MemoryPayload> {
+  return unseal<MemoryPayload>(ctx.keys, doc._id, doc)
+}
+
+export async function sealDoc(
+  ctx: SyncContext,
+  docId: string,
+  payload: MemoryPayload,
+  rev?: string,
+): Promise<SealedDoc> {
+  const sealed = await seal(ctx.keys, docId, payload)
+  return rev ? { _id: docId, _rev: rev, ...sealed } : { _id: docId, ...sealed }
+}
+
+/** Writes documents to the mirror; returns how many landed and whether any hit a conflict. */
+export async function writeDocs(
+  ctx: SyncContext,
+  docs: readonly (SealedDoc | Tombstone)[],
+): Promise<{ written: number; conflicted: boolean }> {
+  if (docs.length === 0) return { written: 0, conflicted: false }
+  const results = (await ctx.mirror.bulkDocs(
+    docs as unknown as PouchDB.Core.PutDocument<Record<string, unknown>>[],
+  )) as (PouchDB.Core.Response | PouchDB.Core.Error)[]
+  return {
+    written: results.filter((r) => 'ok' in r && r.ok).length,
+    conflicted: results.some((r) => 'error' in r && r.status === 409),
+  }
+}

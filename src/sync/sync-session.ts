@@ -1,0 +1,332 @@
+import { errorToData } from '../core/errors.ts'
+import { DEFAULT_RETRIEVAL } from '../core/options.ts'
+import type { MemoryEngine } from '../engine/memory-engine.ts'
+import type { Replica } from '../engine/replica.ts'
+import { KEYCHECK_ID, openKeys } from './keycheck.ts'
+import { Pouch, type PouchDatabase } from './pouch.ts'
+import { pullBatch } from './pull-remote.ts'
+import { pushLocal, type SyncCursor } from './push-local.ts'
+import { DocMap, type SyncContext } from './sync-context.ts'
+import { SyncServerError } from './sync-errors.ts'
+import { memoryDocId } from './sync-keys.ts'
+import {
+  checkSyncOptions,
+  type ResolvedSyncOptions,
+  type SyncOptions,
+  type SyncStatus,
+} from './sync-options.ts'
+
+/** A running sync, as {@link startSync} returns it. */
+export interface SyncHandle {
+  /** The status now (a copy). */
+  readonly status: SyncStatus
+  /** Calls `listener` on every status change; returns the unsubscribe function. */
+  on(listener: (status: SyncStatus) => void): () => void
+  /** Pushes local writes into the mirror and applies what the mirror holds, now. */
+  flush(): Promise<void>
+  /** Resolves when a one-shot sync (`live: false`) is complete, or when `stop()` ends a live one. */
+  readonly done: Promise<SyncStatus>
+  /**
+   * Compacts the server database and the mirror: old revisions' ciphertext goes, so a forgotten
+   * memory leaves only its tombstone (opaque id, revision ids, forget time). Needs a server
+   * user allowed to compact (a CouchDB admin).
+   */
+  compact(): Promise<void>
+  /** Stops replicating, waits for the step in progress and saves the cursor. */
+  stop(): Promise<void>
+}
+
+const CURSOR_ID = '_local/engram-sync-cursor'
+const DEVICE_ID = '_local/engram-sync-device'
+
+/**
+ * Starts syncing `engine` with a CouchDB-protocol server, end to end encrypted: each memory
+ * becomes one sealed document whose id is a keyed hash of its dedup identity, held in a local
+ * PouchDB mirror that PouchDB's replicator keeps in step with the server. Resolves once the keys
+ * are checked and the first local pass is done.
+ *
+ * @throws InvalidInputError `BAD_OPTION` for bad options; SyncKeyError (`WRONG_KEY`) when the
+ *   passphrase or key does not match the server's, before anything is written; SyncServerError
+ *   when the server cannot be reached on first use.
+ * @example
+ * const sync = await startSync(engine, { url: 'https://couch.example/alice', passphrase })
+ * await sync.stop()
+ */
+export async function startSync(engine: MemoryEngine, options: SyncOptions): Promise<SyncHandle> {
+  const resolved = checkSyncOptions(options)
+  const session = new SyncSession(engine.replica, resolved)
+  await session.start()
+  return session
+}
+
+class SyncSession implements SyncHandle {
+  readonly #replica: Replica
+  readonly #options: ResolvedSyncOptions
+  readonly #ownMirror: boolean
+  readonly #mirror: PouchDatabase
+  readonly #remote: PouchDatabase
+  readonly #listeners = new Set<(status: SyncStatus) => void>()
+  #status: SyncStatus = {
+    state: 'starting',
+    pushed: 0,
+    pulled: 0,
+    applied: 0,
+    conflicts: 0,
+    nearDuplicates: 0,
+  }
+  #ctx: SyncContext | undefined
+  #cursor: SyncCursor = { local: 0, mirror: 0 }
+  #cursorRev: string | undefined
+  #running: Promise<number> = Promise.resolve(0)
+  #dirty = false
+  #stopped = false
+  #replication: PouchDB.Replication.Sync<Record<string, unknown>> | undefined
+  #feed: PouchDB.Core.Changes<Record<string, unknown>> | undefined
+  #poll: ReturnType<typeof setInterval> | undefined
+  #finish!: (status: SyncStatus) => void
+  #fail!: (error: unknown) => void
+  readonly done: Promise<SyncStatus>
+
+  constructor(replica: Replica, options: ResolvedSyncOptions) {
+    this.#replica = replica
+    this.#options = options
+    this.#ownMirror = !options.mirror
+    this.#mirror = options.mirror ?? new Pouch(`engram-sync`, { adapter: 'indexeddb' })
+    this.#remote = remoteDatabase(options, true)
+    this.done = new Promise((resolve, reject) => {
+      this.#finish = resolve
+      this.#fail = reject
+    })
+    // A one-shot caller that never awaits `done` must not see an unhandled rejection.
+    this.done.catch(() => {})
+  }
+
+  get status(): SyncStatus {
+    return { ...this.#status }
+  }
+
+  on(listener: (status: SyncStatus) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  async start(): Promise<void> {
+    const o = this.#options
+    await ensureDatabase(o)
+    const keys = await openKeys(
+      o.secret,
+      {
+        mirror: this.#mirror,
+        remote: this.#remote,
+        cache: () => this.#remote.replicate.to(this.#mirror, { doc_ids: [KEYCHECK_ID] }),
+      },
+      o.kdfIterations,
+    )
+    const device = await this.#deviceId()
+    await this.#loadCursor()
+    const docs = new DocMap()
+    const all = await this.#replica.allRows(false)
+    for (const row of all.rows.values()) docs.set(row.id, await memoryDocId(keys, row))
+    this.#ctx = {
+      replica: this.#replica,
+      mirror: this.#mirror,
+      keys,
+      device,
+      vectors: o.vectors,
+      nearDuplicate: o.nearDuplicate ?? DEFAULT_RETRIEVAL.nearDuplicate,
+      docs,
+      status: this.#status,
+    }
+    await this.#step()
+    if (o.live) this.#startLive()
+    else void this.#runOnce()
+  }
+
+  async flush(): Promise<void> {
+    await this.#step()
+  }
+
+  async compact(): Promise<void> {
+    await this.#remote.compact()
+    await this.#mirror.compact()
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return
+    this.#stopped = true
+    clearInterval(this.#poll)
+    this.#replication?.cancel()
+    this.#feed?.cancel()
+    await this.#running.catch(() => {})
+    await this.#saveCursor().catch(() => {})
+    if (this.#ownMirror) await this.#mirror.close().catch(() => {})
+    this.#set({ state: 'stopped' })
+    this.#finish(this.status)
+  }
+
+  /** Live mode: the replicator runs continuously; local writes are noticed by polling the seq. */
+  #startLive(): void {
+    const o = this.#options
+    this.#replication = this.#mirror
+      .sync(this.#remote, {
+        live: true,
+        retry: true,
+        back_off_function: (delay: number) => Math.min(o.maxRetryMs, delay === 0 ? 100 : delay * 2),
+      })
+      .on('change', (info) => this.#counted(info.direction, info.change.docs.length))
+      .on('active', () => this.#set({ state: 'active' }))
+      .on('paused', (error?: unknown) => {
+        if (error) this.#status.error = errorToData(error as Error)
+        this.#set({ state: 'paused' })
+      })
+      .on('error', (error) => {
+        this.#set({ state: 'error', error: errorToData(error as Error) })
+      })
+    this.#feed = this.#mirror.changes({ since: 'now', live: true }).on('change', (change) => {
+      if (!change.id.startsWith('_local/')) this.#schedule()
+    })
+    this.#poll = setInterval(() => {
+      if (this.#replica.seq !== this.#cursor.local) this.#schedule()
+    }, o.pollMs)
+    ;(this.#poll as { unref?: () => void }).unref?.()
+  }
+
+  /** One-shot mode: replicate both ways, apply, repeat while applying wrote merges to push. */
+  async #runOnce(): Promise<void> {
+    try {
+      for (let round = 0; round < 5 && !this.#stopped; round++) {
+        const result = await this.#mirror.sync(this.#remote)
+        this.#counted('push', result.push?.docs_written ?? 0)
+        this.#counted('pull', result.pull?.docs_written ?? 0)
+        const wrote = await this.#step()
+        if (wrote === 0) break
+      }
+      this.#stopped = true
+      await this.#saveCursor()
+      this.#set({ state: 'complete' })
+      this.#finish(this.status)
+    } catch (error) {
+      this.#set({ state: 'error', error: errorToData(error as Error) })
+      this.#fail(error)
+    }
+  }
+
+  /** A step after the one in progress; repeated calls while one waits share it. */
+  #schedule(): void {
+    if (this.#dirty || this.#stopped) return
+    this.#dirty = true
+    void this.#step().catch(() => {})
+  }
+
+  /** Local writes into the mirror, then mirror changes into the engine, until neither has more. */
+  #step(): Promise<number> {
+    const next = this.#running
+      .catch(() => 0)
+      .then(async () => {
+        this.#dirty = false
+        const ctx = this.#ctx!
+        // The engine's log restarted below the cursor (site data cleared): start both over.
+        if (this.#replica.seq < this.#cursor.local) this.#cursor = { local: 0, mirror: 0 }
+        let wrote = 0
+        try {
+          for (;;) {
+            const pushed = await pushLocal(ctx, this.#cursor)
+            const pulled = await pullBatch(ctx, this.#cursor, this.#cursor.local)
+            wrote += pushed.written + pulled.writes
+            // Done only once a push read nothing and a pull brought nothing: a local write (the
+            // backfill's, another tab's) that landed during a pull may have held back an inbound
+            // change for its memory, and the next push merges and applies it.
+            if (pushed.seen === 0 && pulled.seen === 0) break
+          }
+          await this.#saveCursor()
+          this.#emit()
+        } catch (error) {
+          this.#set({ error: errorToData(error as Error) })
+          throw error
+        }
+        return wrote
+      })
+    this.#running = next
+    return next
+  }
+
+  #counted(direction: 'push' | 'pull', written: number): void {
+    if (direction === 'push') this.#status.pushed += written
+    else this.#status.pulled += written
+    this.#emit()
+  }
+
+  #set(change: Partial<SyncStatus>): void {
+    Object.assign(this.#status, change)
+    this.#emit()
+  }
+
+  #emit(): void {
+    const status = this.status
+    for (const listener of this.#listeners) {
+      try {
+        listener(status)
+      } catch {
+        // A listener's failure must not stop the sync.
+      }
+    }
+  }
+
+  async #deviceId(): Promise<string> {
+    try {
+      return ((await this.#mirror.get(DEVICE_ID)) as unknown as { device: string }).device
+    } catch {
+      const device = globalThis.crypto.randomUUID()
+      await this.#mirror.put({ _id: DEVICE_ID, device })
+      return device
+    }
+  }
+
+  async #loadCursor(): Promise<void> {
+    try {
+      const doc = (await this.#mirror.get(CURSOR_ID)) as unknown as SyncCursor & { _rev: string }
+      this.#cursor = { local: doc.local, mirror: doc.mirror }
+      this.#cursorRev = doc._rev
+    } catch {
+      this.#cursor = { local: 0, mirror: 0 }
+    }
+  }
+
+  async #saveCursor(): Promise<void> {
+    const doc: Record<string, unknown> = { _id: CURSOR_ID, ...this.#cursor }
+    if (this.#cursorRev) doc._rev = this.#cursorRev
+    const result = await this.#mirror.put(doc)
+    this.#cursorRev = result.rev
+  }
+}
+
+/**
+ * The server database through HTTP. `skip_setup`: PouchDB's lazy existence check, retried by
+ * later calls while the server is down, rejects a promise nobody holds; the database is made
+ * once by {@link ensureDatabase} instead.
+ */
+function remoteDatabase(options: ResolvedSyncOptions, skipSetup: boolean): PouchDatabase {
+  const db: PouchDatabase = new Pouch(options.url, {
+    adapter: 'http',
+    skip_setup: skipSetup,
+    ...(options.auth ? { auth: options.auth } : {}),
+  } as PouchDB.Configuration.RemoteDatabaseConfiguration)
+  if (!skipSetup) return db
+  // PouchDB 9's replicator reads the source's info() for its progress figures after each batch
+  // without a catch: a server that dies just then is an unhandled rejection. Progress is all
+  // that call feeds, and the replicator's next request fails and retries properly.
+  const info = db.info.bind(db)
+  db.info = (() =>
+    info().catch(() => ({ db_name: '', doc_count: 0, update_seq: 0 }))) as typeof db.info
+  return db
+}
+
+/** Creates the server database when missing (a first device, a server that allows it). */
+async function ensureDatabase(options: ResolvedSyncOptions): Promise<void> {
+  const db = remoteDatabase(options, false)
+  try {
+    await db.info()
+  } catch (error) {
+    throw new SyncServerError(`could not reach or create ${options.url}`, { cause: error })
+  }
+}

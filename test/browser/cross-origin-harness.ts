@@ -1,0 +1,136 @@
+/**
+ * Builds what the cross-origin test serves: the app with `connect.html` as a second input (the
+ * repo's own Vite config, keyword-only so no model is needed), and two fixture pages of another
+ * origin and of the host's: an embedder calling `embedMemory`, and the "Connected sites" panel
+ * over the host's allow-list. Each into a folder of its own inside node_modules/.cache.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { build } from 'vite'
+import { ROOT } from './harness.ts'
+
+const EMBEDDER = `
+import { embedMemory } from '${join(ROOT, 'src/client/embed-memory.ts')}'
+import { AccessDeniedError } from '${join(ROOT, 'src/core/errors.ts')}'
+
+/** Runs a call and returns its value, or the error as the test inspects it. */
+async function attempt(task) {
+  try {
+    return { ok: true, value: await task() }
+  } catch (error) {
+    return {
+      ok: false,
+      name: error?.name,
+      code: error?.code,
+      origin: error?.origin,
+      message: String(error?.message),
+      typed: error instanceof AccessDeniedError,
+    }
+  }
+}
+
+Object.assign(globalThis, {
+  engramTest: {
+    attempt,
+    async connect(host) {
+      return attempt(async () => {
+        const memory = await embedMemory({ host })
+        globalThis.memory = memory
+        return { namespace: memory.namespace, namespaces: memory.namespaces }
+      })
+    },
+  },
+})
+document.body.dataset.ready = 'true'
+`
+
+const SITES = `
+import { SiteGrants } from '${join(ROOT, 'src/connect/index.ts')}'
+import { mountConnectedSitesPanel } from '${join(ROOT, 'src/app/connected-sites-panel.ts')}'
+
+const grants = SiteGrants.open()
+const panel = mountConnectedSitesPanel(grants, new URL(location.href).searchParams.get('memory') ?? 'engram-app')
+Object.assign(globalThis, { engramTest: { grants, panel } })
+document.body.dataset.ready = 'true'
+`
+
+const page = (title: string, body: string, entry: string): string => `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>${title}</title></head>
+  <body>
+    ${body}
+    <script type="module" src="./${entry}"></script>
+  </body>
+</html>
+`
+
+export interface CrossOriginBuild {
+  /** The folder holding both, to remove afterwards. */
+  dir: string
+  /** The app: index.html, connect.html and their assets. */
+  app: string
+  /** embedder.html and sites.html. */
+  fixtures: string
+}
+
+/** Builds the app and the fixture pages; returns the folders to serve. */
+export async function buildCrossOrigin(): Promise<CrossOriginBuild> {
+  const dir = join(ROOT, 'node_modules', '.cache', `engram-cross-origin-${process.pid}`)
+  await rm(dir, { recursive: true, force: true })
+  const fixturesSrc = join(dir, 'fixtures-src')
+  await mkdir(fixturesSrc, { recursive: true })
+  await writeFile(join(fixturesSrc, 'embedder.ts'), EMBEDDER)
+  await writeFile(join(fixturesSrc, 'embedder.html'), page('Another origin', '', 'embedder.ts'))
+  await writeFile(join(fixturesSrc, 'sites.ts'), SITES)
+  await writeFile(
+    join(fixturesSrc, 'sites.html'),
+    page('Connected sites', '<section id="sites-panel"></section>', 'sites.ts'),
+  )
+
+  const app = join(dir, 'app')
+  // The host page takes its model from the build (its own query string is not trusted).
+  const model = process.env.VITE_ENGRAM_MODEL
+  process.env.VITE_ENGRAM_MODEL = 'none'
+  try {
+    await build({
+      configFile: join(ROOT, 'vite.config.ts'),
+      root: ROOT,
+      logLevel: 'warn',
+      mode: 'production',
+      build: {
+        outDir: app,
+        emptyOutDir: true,
+        minify: false,
+        rollupOptions: {
+          input: { main: join(ROOT, 'index.html'), connect: join(ROOT, 'connect.html') },
+        },
+      },
+    })
+  } finally {
+    if (model === undefined) delete process.env.VITE_ENGRAM_MODEL
+    else process.env.VITE_ENGRAM_MODEL = model
+  }
+
+  const fixtures = join(dir, 'fixtures')
+  await build({
+    root: fixturesSrc,
+    configFile: false,
+    // Relative asset URLs: the host serves these pages under /fixtures/, the other origins at /.
+    base: './',
+    logLevel: 'warn',
+    mode: 'production',
+    build: {
+      outDir: fixtures,
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      rollupOptions: {
+        input: {
+          embedder: join(fixturesSrc, 'embedder.html'),
+          sites: join(fixturesSrc, 'sites.html'),
+        },
+      },
+    },
+  })
+  return { dir, app, fixtures }
+}

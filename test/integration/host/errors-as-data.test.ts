@@ -1,0 +1,112 @@
+/**
+ * Errors over a real MessageChannel, the way the worker sends them: the far side throws
+ * through `sendingErrorsAsData` behind `Comlink.expose`, the near side awaits the call through
+ * the client's `watchEndpoint` guard, which rebuilds the class by name.
+ */
+import * as Comlink from 'comlink'
+import { afterEach, describe, expect, it } from 'vitest'
+import { watchEndpoint } from '../../../src/client/endpoint-watch.ts'
+import {
+  AccessDeniedError,
+  EmbedderUnavailableError,
+  EngramError,
+  ERROR_NAMES,
+  ImportFormatError,
+  InvalidInputError,
+  MemoryClosedError,
+  MemoryNotFoundError,
+  RejectedMemoryError,
+  StorageError,
+  StorageFullError,
+  WorkerTerminatedError,
+} from '../../../src/core/errors.ts'
+import { sendingErrorsAsData } from '../../../src/host/errors-as-data.ts'
+
+/** One of each catalogue class, with awkward values: quotes, colons, `: ` inside fields. */
+const EXAMPLES: EngramError[] = [
+  new InvalidInputError('BAD_OPTION', 'meta["a: b"]', 'expected plain data, got "x": y'),
+  new MemoryNotFoundError('say "hi": now'),
+  new RejectedMemoryError(['instruction-override', 'exfiltration'], 'items[2]: text matched'),
+  new StorageError('the write failed: "AbortError"'),
+  new StorageFullError(),
+  new MemoryClosedError('another tab upgraded the database'),
+  new EmbedderUnavailableError('model "x/y" could not load: 404'),
+  new WorkerTerminatedError('the memory worker failed: out of memory'),
+  new ImportFormatError(7, 'line 3: looks like a line number but is the message'),
+  new AccessDeniedError('https://a.example:8443', 'https://a.example:8443 was "denied": revoked'),
+]
+
+/** Every own field of an error but its stack: what must survive the trip. */
+function fields(error: Error): Record<string, unknown> {
+  const own = Object.fromEntries(
+    Object.getOwnPropertyNames(error).map((key) => [key, (error as never)[key]]),
+  )
+  delete own.stack
+  return { ...own, name: error.name, message: error.message }
+}
+
+interface Thrower {
+  fail(index: number): Promise<never>
+  failWith(value: unknown): Promise<never>
+}
+
+const ports: MessagePort[] = []
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close()
+})
+
+function connect() {
+  const { port1, port2 } = new MessageChannel()
+  ports.push(port1, port2)
+  const far: Thrower = {
+    fail: (index) =>
+      sendingErrorsAsData(() => {
+        throw EXAMPLES[index]
+      }),
+    failWith: (value) =>
+      sendingErrorsAsData(() => {
+        throw value
+      }),
+  }
+  Comlink.expose(far, port1)
+  const remote = Comlink.wrap<Thrower>(port2)
+  const link = watchEndpoint(port2, () => {})
+  return { remote, link }
+}
+
+describe('errors crossing a MessageChannel as data', () => {
+  it('has an example for every class the client rebuilds', () => {
+    expect(EXAMPLES.map((e) => e.name).sort()).toEqual([...ERROR_NAMES].sort())
+  })
+
+  it.each(EXAMPLES.map((e, i) => [e.name, i] as const))(
+    '%s arrives as its own class with every field',
+    async (_name, index) => {
+      const { remote, link } = connect()
+      const error = await link.guard(remote.fail(index)).catch((e: unknown) => e)
+      const sent = EXAMPLES[index]!
+      expect(error).toBeInstanceOf(sent.constructor)
+      expect(error).toBeInstanceOf(EngramError)
+      expect(fields(error as Error)).toEqual(fields(sent))
+      expect((error as Error).stack).toBe(sent.stack)
+    },
+  )
+
+  it('keeps an id with quotes and a colon intact (regression: the message regex cut it)', async () => {
+    const { remote, link } = connect()
+    const error = await link.guard(remote.fail(1)).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(MemoryNotFoundError)
+    expect((error as MemoryNotFoundError).id).toBe('say "hi": now')
+  })
+
+  it('rebuilds an error outside the catalogue with its name, and leaves a thrown string alone', async () => {
+    const { remote, link } = connect()
+    const range = await link
+      .guard(remote.failWith(new RangeError('k out of range')))
+      .catch((e: unknown) => e)
+    expect(range).toBeInstanceOf(Error)
+    expect(range).toMatchObject({ name: 'RangeError', message: 'k out of range' })
+    const text = await link.guard(remote.failWith('plain words')).catch((e: unknown) => e)
+    expect(text).toBe('plain words')
+  })
+})

@@ -1,0 +1,62 @@
+import memoryAdapter from 'pouchdb-adapter-memory'
+import type { Memory } from '../../../src/core/types.ts'
+import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
+import { type SyncOptions, startSync } from '../../../src/sync/index.ts'
+import { Pouch, type PouchDatabase } from '../../../src/sync/pouch.ts'
+import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
+
+Pouch.plugin(memoryAdapter)
+
+let mirrors = 0
+
+/** One device: an engine over its own fake IndexedDB, and its own in-memory mirror. */
+export interface Device {
+  engine: MemoryEngine
+  mirror: PouchDatabase
+  /** The device's clock: tests move it to order writes. */
+  clock: { now: number }
+  /** Opens another tab of this device's memory: the same database, its own engine. */
+  openTab(): Promise<MemoryEngine>
+}
+
+export async function openDevice(start = 1_750_000_000_000): Promise<Device> {
+  const clock = { now: start }
+  const idb = freshIdb()
+  const name = `device-${++mirrors}`
+  const engine = await openTestEngine({ name, ...idb, clock: () => clock.now })
+  const mirror = new Pouch(`mirror-${mirrors}`, { adapter: 'memory' }) as PouchDatabase
+  const openTab = () => openTestEngine({ name, ...idb, clock: () => clock.now })
+  return { engine, mirror, clock, openTab }
+}
+
+/** An HKDF key from fixed bytes: the passphrase path's slow KDF has its own test. */
+export async function testKey(seed = 7): Promise<CryptoKey> {
+  const bytes = new Uint8Array(32).map((_, i) => (i * 31 + seed) & 0xff)
+  return crypto.subtle.importKey('raw', bytes, 'HKDF', false, ['deriveKey'])
+}
+
+/** One complete one-shot sync of `device`. */
+export async function syncOnce(
+  device: Device,
+  options: Omit<SyncOptions, 'mirror' | 'live'>,
+): Promise<void> {
+  const handle = await startSync(device.engine, { ...options, mirror: device.mirror, live: false })
+  const status = await handle.done
+  if (status.state !== 'complete') throw new Error(`sync ended ${status.state}`)
+}
+
+/** Every memory of a device, by text, with the fields a test compares. */
+export async function contents(engine: MemoryEngine): Promise<Map<string, Memory>> {
+  const page = await engine.list({ limit: 1000 })
+  return new Map(page.items.map((m) => [m.text, m]))
+}
+
+/** Polls `check` until it holds or `ms` pass (the replicator's timing is its own). */
+export async function eventually(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms
+  for (;;) {
+    if (await check()) return
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { MODEL_CALIBRATIONS } from '../../../src/core/adaptive-fusion'
+import {
+  applyFloor,
+  DEFAULT_FLOOR_POLICY,
+  hitHasEvidence,
+  liftOf,
+  queryOnTopic,
+} from '../../../src/core/relevance-floor'
+
+const USE = MODEL_CALIBRATIONS['google/universal-sentence-encoder-lite']!
+const same = <T>(h: T) => h
+
+describe('relevance floor', () => {
+  it('reads cosines as spreads above the unrelated level, 0 below it', () => {
+    expect(liftOf(0.34, USE)).toBeCloseTo(2, 12)
+    expect(liftOf(0.1, USE)).toBe(0)
+  })
+
+  it('drops every hit of a query nothing in the store is about', () => {
+    const banana = [
+      { coverage: 0, cosine: 0.31 },
+      { coverage: 0, cosine: 0.2 },
+    ]
+    expect(applyFloor(banana, same, USE)).toEqual({ kept: [], dropped: 2 })
+  })
+
+  it('keeps an on-topic query by coverage or by one clearly lifted cosine', () => {
+    expect(queryOnTopic([{ coverage: 0.25, cosine: 0 }], USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0.2, cosine: 0.2 }], USE)).toBe(false)
+    expect(queryOnTopic([{ coverage: 0, cosine: 0.14 + 2.5 * 0.1 }], USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0, cosine: 0.14 + 2.4 * 0.1 }], USE)).toBe(false)
+  })
+
+  it('drops, from an on-topic query, a hit that matched no term at a cosine near noise', () => {
+    const hits = [
+      { coverage: 0, cosine: 0.52 },
+      { coverage: 0.5, cosine: 0.1 },
+      { coverage: 0, cosine: 0.16 },
+    ]
+    expect(applyFloor(hits, same, USE)).toEqual({ kept: hits.slice(0, 2), dropped: 1 })
+  })
+
+  it('keeps exact alias hits and, without cosines, every BM25 match', () => {
+    expect(hitHasEvidence({ coverage: 0, cosine: -0.5, exact: true }, USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0, exact: true }], USE)).toBe(true)
+    const keywordOnly = [{ coverage: 0.1 }, { coverage: 0.05 }]
+    expect(applyFloor(keywordOnly, same, USE)).toEqual({ kept: keywordOnly, dropped: 0 })
+    expect(applyFloor([{ coverage: 0 }], same, USE)).toEqual({ kept: [], dropped: 1 })
+  })
+
+  it('keeps order and accepts stricter bars', () => {
+    const hits = ['a', 'b', 'c'].map((id, i) => ({ id, coverage: 1 - i * 0.4 }))
+    const strict = { ...DEFAULT_FLOOR_POLICY, queryCoverage: 1 }
+    expect(
+      applyFloor(hits, (h) => ({ coverage: h.coverage, cosine: 0 }), USE, strict).kept,
+    ).toEqual(hits)
+    expect(applyFloor([], same, USE)).toEqual({ kept: [], dropped: 0 })
+  })
+})

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest'
+import { foldInto, mergePayloads, resolveLeaves } from '../../../src/sync/merge.ts'
+import { type MemoryPayload, sum, toPayload, toRow } from '../../../src/sync/payload.ts'
+import { hashSeed, TEST_SEED, uniform } from '../../helpers/random.ts'
+
+function payload(
+  overrides: Partial<MemoryPayload['row']>,
+  counts: Record<string, number> = { d1: 1 },
+): MemoryPayload {
+  return {
+    t: 'memory',
+    origin: '01J0000000000000000000000A',
+    counts: { confirmations: counts, recallCount: {} },
+    row: {
+      namespace: 'default',
+      type: 'fact',
+      text: 'The release train leaves on Thursdays',
+      key: 'the release train leaves on thursdays',
+      tags: [],
+      aliases: [],
+      source: 'agent',
+      trust: 'unverified',
+      confidence: 0.6,
+      tier: 'semantic',
+      flags: [],
+      createdAt: 100,
+      updatedAt: 100,
+      confirmedAt: 100,
+      ...overrides,
+    },
+  }
+}
+
+describe('mergePayloads', () => {
+  it('takes the fields of the latest update, the earliest creation and the latest confirmation', () => {
+    const early = payload({ source: 'a', createdAt: 50, updatedAt: 200, confirmedAt: 400 })
+    const late = payload({ source: 'b', createdAt: 90, updatedAt: 300, confirmedAt: 300 })
+    const merged = mergePayloads([
+      { rev: '2-a', payload: early },
+      { rev: '2-b', payload: late },
+    ])
+    expect(merged.row.source).toBe('b')
+    expect(merged.row.createdAt).toBe(50)
+    expect(merged.row.updatedAt).toBe(300)
+    expect(merged.row.confirmedAt).toBe(400)
+  })
+
+  it('unions tags and counts each contributor once, by its greatest count', () => {
+    const a = payload({ tags: ['x', 'a'] }, { d1: 2 })
+    const b = payload({ tags: ['x', 'b'] }, { d1: 1, d2: 1 })
+    const merged = mergePayloads([
+      { rev: '2-a', payload: a },
+      { rev: '2-b', payload: b },
+    ])
+    expect([...merged.row.tags].sort()).toEqual(['a', 'b', 'x'])
+    expect(merged.counts.confirmations).toEqual({ d1: 2, d2: 1 })
+    expect(sum(merged.counts.confirmations)).toBe(3)
+  })
+
+  it('gives the same result whatever order the versions come in', () => {
+    const next = uniform(hashSeed(`merge-${TEST_SEED}`))
+    const versions = Array.from({ length: 5 }, (_, i) => ({
+      rev: `3-${i}`,
+      payload: payload(
+        {
+          source: `s${i}`,
+          tags: [`t${Math.floor(next() * 4)}`],
+          updatedAt: Math.floor(next() * 3) * 100,
+          createdAt: Math.floor(next() * 1000),
+          confirmedAt: Math.floor(next() * 1000),
+        },
+        { [`d${Math.floor(next() * 3)}`]: 1 + Math.floor(next() * 5) },
+      ),
+    }))
+    const reference = mergePayloads(versions)
+    for (let trial = 0; trial < 20; trial++) {
+      const shuffled = [...versions].sort(() => next() - 0.5)
+      expect(mergePayloads(shuffled)).toEqual(reference)
+    }
+  })
+})
+
+describe('resolveLeaves', () => {
+  it('forgets a memory when the forget is at least as recent as every live version', () => {
+    const live = payload({ updatedAt: 100 })
+    const resolution = resolveLeaves(
+      [
+        { rev: '2-a', deleted: false, payload: live },
+        { rev: '2-b', deleted: true, at: 150 },
+      ],
+      '2-a',
+    )
+    expect(resolution).toEqual({ outcome: 'forgotten', at: 150, losers: ['2-a'] })
+  })
+
+  it('keeps a memory written again after it was forgotten, deleting the other live versions', () => {
+    const resolution = resolveLeaves(
+      [
+        { rev: '4-a', deleted: false, payload: payload({ updatedAt: 300 }) },
+        { rev: '3-c', deleted: false, payload: payload({ updatedAt: 250 }) },
+        { rev: '2-b', deleted: true, at: 200 },
+      ],
+      '4-a',
+    )
+    expect(resolution.outcome).toBe('live')
+    expect(resolution.losers).toEqual(['3-c'])
+  })
+})
+
+describe('payload counters', () => {
+  it('credits this device with what its row gained over the version it last saw', () => {
+    const seen = payload({}, { d1: 2, d2: 1 })
+    const row = { ...toRow(seen, 'local'), confirmations: 5 }
+    expect(toPayload(row, 'd2', seen).counts.confirmations).toEqual({ d1: 2, d2: 3 })
+  })
+
+  it('counts a folded near duplicate once however many devices fold it', () => {
+    const winner = payload({}, { d1: 1 })
+    const loser = payload({ text: 'other', key: 'other' }, { d2: 2 })
+    const once = foldInto(winner, 'm:loser', loser)
+    const twice = foldInto(once, 'm:loser', loser)
+    expect(sum(twice.counts.confirmations)).toBe(3)
+    expect(twice).toEqual(once)
+  })
+})
