@@ -17,10 +17,10 @@ import {
   integerIn,
   oneOf,
   validateId,
-  validateMeta,
   validateName,
   validateTime,
 } from '../core/validate.ts'
+import { validateMeta } from '../core/validate-meta.ts'
 import { IMPORT_LINE_FIELDS, POISON_POLICIES, TRUST_LEVELS, trustRank } from '../core/vocabulary.ts'
 import type { EngramDatabase, VectorRow } from '../storage/index.ts'
 import {

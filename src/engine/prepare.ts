@@ -21,12 +21,12 @@ import {
   oneOf,
   validateAliases,
   validateId,
-  validateMeta,
   validateName,
   validateTags,
   validateText,
   validateTime,
 } from '../core/validate.ts'
+import { validateMeta } from '../core/validate-meta.ts'
 import { CONFIDENCE_LEVELS, POISON_POLICIES, TIERS, TRUST_LEVELS } from '../core/vocabulary.ts'
 
 // Kept while engine modules outside this one still import the printer from here.

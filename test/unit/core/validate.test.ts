@@ -9,13 +9,11 @@ import {
   expectArray,
   expectOptions,
   integerIn,
-  MAX_META_BYTES,
   numberIn,
   oneOf,
   validateAliases,
   validateId,
   validateK,
-  validateMeta,
   validateName,
   validateNames,
   validateQuery,
@@ -25,6 +23,7 @@ import {
   validateTime,
   validateVector,
 } from '../../../src/core/validate.ts'
+import { MAX_META_BYTES, validateMeta } from '../../../src/core/validate-meta.ts'
 import { TRUST_LEVELS } from '../../../src/core/vocabulary.ts'
 import { uniform } from '../../helpers/random.ts'
 
