@@ -143,4 +143,3 @@ export async function store(
   })
   ctx.status.applied += applied.changed + applied.deleted
 }
-
