@@ -102,7 +102,13 @@ export async function runConsumerTest(options: ConsumerOptions = {}): Promise<Co
     const tarball = await stageAndPack(root, stage, work)
     log(`packed ${tarball.name}: ${tarball.files.length} files, ${mb(tarball.bytes)}`)
     const publint = await tool(root, 'publint', ['--strict', stage])
-    const attw = await tool(root, 'attw', [join(work, tarball.name), '--profile', 'esm-only'])
+    const attw = await tool(root, 'attw', [
+      join(work, tarball.name),
+      '--profile',
+      'esm-only',
+      '--format',
+      'ascii',
+    ])
     log('publint and attw passed')
     const app = join(work, 'app')
     await createApp(root, app)

@@ -76,7 +76,15 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
 
   it('passes publint (strict) and Are the Types Wrong for ESM consumers', () => {
     expect(report.publint).toMatch(/All good/)
-    for (const entry of ['"engram"', '"engram/embedder"', '"engram/worker"']) {
+    const entries = [
+      '"engram"',
+      '"engram/embedder"',
+      '"engram/agent"',
+      '"engram/connect"',
+      '"engram/worker"',
+    ]
+    for (const entry of entries) {
+      expect(report.attw).toContain(entry)
       const section = report.attw.slice(report.attw.indexOf(entry)).split('***')[0]!
       expect(section).toMatch(/node16 \(from ESM\): 🟢/)
       expect(section).toMatch(/bundler: 🟢/)
