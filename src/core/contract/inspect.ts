@@ -1,0 +1,90 @@
+/** Listing, counting, verifying, statistics and the recall log. Types only; `core/types.ts` gathers them. */
+
+import type { EmbedderStats } from './embedder.ts'
+import type { Memory, MemoryType, Relation, Tier } from './memory.ts'
+import type { Degraded, RecallOptions, Via } from './recall.ts'
+
+/**
+ * Filter and page for {@link MemoryApi.list}. Filters are normalised as the write stored them;
+ * a value of the wrong type or an unknown name is `BAD_OPTION`.
+ */
+export interface ListOptions {
+  namespace?: string
+  type?: MemoryType
+  /** Memories carrying this tag (case-insensitive, as tags are stored lower-cased). */
+  tag?: string
+  /** Only this tier. */
+  tier?: Tier
+  /**
+   * `true`: only memories past their TTL or `expiresAt` (kept until `review()` removes them);
+   * `false`: only live ones. @default both
+   */
+  expired?: boolean
+  /** `true`: only memories `review()` flagged for attention; `false`: only the others. */
+  needsReview?: boolean
+  /** Page size, 1..1000. @default 50 */
+  limit?: number
+  /** The `cursor` of the previous page. */
+  cursor?: string
+}
+
+export interface ListPage {
+  items: Memory[]
+  /** Pass back to get the next page; absent on the last page. */
+  cursor?: string
+}
+
+/** Filter for {@link MemoryApi.count}; checked as {@link ListOptions} are. */
+export interface CountFilter {
+  namespace?: string
+  type?: MemoryType
+}
+
+/** What {@link MemoryApi.verify} found. `ok` is true when every count agrees and no id is missing or extra. */
+export interface VerifyReport {
+  ok: boolean
+  memories: number
+  vectors: number
+  keywordEntries: number
+  vectorEntries: number
+  /**
+   * Ids in `memories` whose keyword entry is absent or stale: missing from the keyword index or
+   * the catalogue, or held there in a version whose indexed fields (namespace, type, text,
+   * aliases, tags, trust, flags, expiresAt) differ from the row. An id can appear twice (absent
+   * from the keyword index and stale in the catalogue).
+   */
+  missingFromKeyword: string[]
+  /** Ids in the keyword index or the catalogue whose memory row does not exist. */
+  extraInKeyword: string[]
+  /** Ids with a current-model vector row but no entry in the vector index / the reverse. */
+  missingFromVectors: string[]
+  extraInVectors: string[]
+  /** Vectors whose memory row does not exist. */
+  orphanVectors: string[]
+  /** Relations with an end whose memory row does not exist. */
+  orphanRelations: Omit<Relation, 'createdAt'>[]
+}
+
+export interface MemoryStats {
+  memories: number
+  vectors: number
+  /** Memories still waiting for a vector from the current model. */
+  pendingVectors: number
+  keywordEntries: number
+  vectorEntries: number
+  changeSeq: number
+  embedder?: EmbedderStats
+  /** Milliseconds the last open spent restoring indexes, and how. */
+  open?: { ms: number; restored: 'snapshot' | 'rebuild' | 'empty'; replayed: number }
+}
+
+/** One entry of the recall log. */
+export interface RecallLogEntry {
+  id?: number
+  at: number
+  query: string
+  options: Omit<RecallOptions, 'select'>
+  hits: { id: string; rank: number; score: number; via: Via; explanation: string }[]
+  degraded?: Degraded
+  tookMs: number
+}

@@ -1,0 +1,84 @@
+/** Long pages stored as chunks: what goes in, what comes back. Types only; `core/types.ts` gathers them. */
+
+import type { PoisonPolicy, TrustLevel } from './memory.ts'
+
+/**
+ * A long text for {@link MemoryApi.rememberPage}: stored as chunks of type `'page'` that recall
+ * finds one by one. A name not listed is rejected (`BAD_OPTION`).
+ */
+export interface RememberPageInput {
+  /** 1..256 characters, stored NFC with whitespace collapsed. Embedded with every chunk. */
+  title: string
+  /**
+   * The page as Markdown or plain text, at most 2 MiB of UTF-8 after normalisation
+   * (`TEXT_TOO_LONG` beyond, nothing written). Give `text` or `html`, not both.
+   */
+  text?: string
+  /** The page as HTML: turned into Markdown-shaped text first (`htmlToText`). */
+  html?: string
+  /** Where it came from (a URL, a file name); 1..256 characters. @default 'agent' */
+  source?: string
+  /** Up to 32 tags, on every chunk. */
+  tags?: string[]
+  /** @default 'default' */
+  namespace?: string
+  /**
+   * The page to replace: its chunks are re-chunked and only changed ones re-embedded. Without
+   * it, a stored page of the same namespace, title and source is the one replaced. A new id
+   * here names a new page.
+   */
+  pageId?: string
+  /** @default 'unverified' */
+  trust?: TrustLevel
+  /** What to do when a chunk looks like an injected instruction. @default 'reject' */
+  poison?: PoisonPolicy
+}
+
+/** The answer to {@link MemoryApi.rememberPage}. */
+export interface PageResult {
+  pageId: string
+  /** How many chunks the page is stored as. */
+  chunks: number
+  /**
+   * `created`; `unchanged` (the same text is stored already, under this id; nothing written);
+   * `updated` (re-chunked: changed chunks re-embedded, the rest kept with their vectors).
+   */
+  status: 'created' | 'unchanged' | 'updated'
+  /** Chunks embedded by this call (0 when unchanged, or when no model is ready yet). */
+  embedded: number
+}
+
+/** A stored page, reassembled by {@link MemoryApi.getPage}. */
+export interface StoredPage {
+  pageId: string
+  title: string
+  source: string
+  tags: string[]
+  namespace: string
+  /** The page exactly as it was stored (after normalisation). */
+  text: string
+  chunks: number
+  createdAt: number
+  updatedAt: number
+}
+
+/** One page of {@link MemoryApi.listPages}. */
+export interface PageInfo {
+  pageId: string
+  title: string
+  source: string
+  chunks: number
+  updatedAt: number
+}
+
+/** Where a chunk hit sits in its page. */
+export interface RecallPageRef {
+  pageId: string
+  title: string
+  headingPath: string[]
+  /** 0-based chunk index. */
+  chunk: number
+  /** UTF-16 offsets of the hit's text in the page (see {@link MemoryApi.getPage}). */
+  start: number
+  end: number
+}

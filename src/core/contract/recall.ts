@@ -1,0 +1,161 @@
+/** What a recall takes and what its hits say about themselves. Types only; `core/types.ts` gathers them. */
+
+import type { DEGRADED_REASONS, LIST_NAMES, RECALL_MODES, VIAS } from '../vocabulary.ts'
+import type { Memory, MemoryType, TrustLevel } from './memory.ts'
+import type { RecallPageRef } from './pages.ts'
+
+export type RecallMode = (typeof RECALL_MODES)[number]
+
+/** The ranked lists fusion combines. */
+export type ListName = (typeof LIST_NAMES)[number]
+
+/** How a hit was found: by keywords, by meaning, both, an exact alias or a named tag. */
+export type Via = (typeof VIAS)[number]
+
+/**
+ * Options for {@link MemoryApi.recall}. A name not listed is rejected (`BAD_OPTION`), and so is a
+ * boolean option given anything but `true` or `false` (`explain: 'false'` would otherwise be
+ * truthy). The query itself is held to the text rules (no NUL, lone surrogates, bidi controls or
+ * invisible carriers), at most 2000 characters.
+ */
+export interface RecallOptions {
+  /** How many hits to return, 1..100. @default 5 */
+  k?: number
+  /** @default 'hybrid' */
+  mode?: RecallMode
+  /** @default 'default' */
+  namespace?: string
+  /** Only these types (up to 64). @default all */
+  types?: MemoryType[]
+  /** Only memories carrying every one of these tags. */
+  tags?: string[]
+  /** Relative weight of each list in fusion. @default 1 for each */
+  weights?: Partial<Record<ListName, number>>
+  /** Build explanations. `false` skips the work. @default true */
+  explain?: boolean
+  /** Only memories at least this trusted. @default 'untrusted' (all) */
+  minTrust?: TrustLevel
+  /** Include memories stored flagged by the poison screen. @default true (they are marked) */
+  includeFlagged?: boolean
+  /**
+   * Also return memories past their TTL or `expiresAt` (they are kept until `review()` removes
+   * them after the grace period). @default false
+   */
+  includeExpired?: boolean
+  /**
+   * Return as many hits (up to `k`, which then defaults to 100) as fit this many tokens, best
+   * first, estimated as the agent's `estimateTokens` does (4 ASCII characters a token, each
+   * other code point one; errs high). A hit too long for what is left is given by its `summary`
+   * when that fits (`resolution: 'summary'`); packing stops at the first that fits neither way.
+   * 1..1000000. @default no budget
+   */
+  tokenBudget?: number
+  /** Also return memories another one `supersedes`. @default false */
+  includeSuperseded?: boolean
+  /**
+   * `1`: after the hits, also return the memories one relation away from them (via `rel`, the
+   * edge in the explanation). `0` or `1`. @default 0
+   */
+  expand?: number
+  /** Apply recency / confidence / frequency boosts. @default true */
+  boosts?: boolean
+  /** Write this recall to the recall log. @default true */
+  log?: boolean
+  /**
+   * Show one hit per page: the best chunk of a page stands for it, with `more` counting the
+   * page's other chunks that would have been returned. `false` returns every chunk.
+   * @default true
+   */
+  collapsePages?: boolean
+  /**
+   * Narrows the fused candidates, e.g. an LLM judge supplied by the host. Receives the query and
+   * the top `select.candidates` hits; returns the ids to keep, best first (at most
+   * `select.keep`). If it throws, times out or returns nothing usable, the fused ranking stands
+   * and `RecallResult.selection` says why. Over a worker, pass it wrapped in `Comlink.proxy`.
+   */
+  select?: SelectHook
+  /** Limits for `select`. @default { candidates: 12, keep: 3, timeoutMs: 5000 } */
+  selectOptions?: { candidates?: number; keep?: number; timeoutMs?: number }
+}
+
+/** A host-supplied judge that picks the hits worth keeping. */
+export type SelectHook = (query: string, hits: RecallHit[]) => string[] | Promise<string[]>
+
+/** What became of the `select` hook. */
+export type SelectionOutcome = 'applied' | 'failed' | 'timeout' | 'empty'
+
+/** One list's view of a hit. */
+export interface ListEvidence {
+  /** 1-based rank within the list. */
+  rank: number
+  /** The list's raw score: BM25, cosine, 1 for exact alias/tag hits. */
+  score: number
+}
+
+/** A multiplicative boost applied after fusion. */
+export interface Boost {
+  name: 'recency' | 'confidence' | 'frequency'
+  factor: number
+}
+
+/** One recalled memory and why it is here. */
+export interface RecallHit {
+  id: string
+  text: string
+  memory: Memory
+  /** 1-based final rank. */
+  rank: number
+  /** Final score: the fused score times boosts. */
+  score: number
+  /** The fused score (score fusion or RRF, per `RetrievalOptions.fusion`) before boosts. */
+  fused: number
+  via: Via
+  /** Each list that found this memory. */
+  lists: Partial<Record<ListName, ListEvidence>>
+  /** Query terms (processed) that matched the text, aliases or tags. */
+  terms: string[]
+  /** Cosine similarity to the query, when the vector list ran. */
+  cosine?: number
+  boosts: Boost[]
+  /**
+   * The memory's confidence now, 0..1: its confidence at write, decayed by disuse against its
+   * tier's TTL and reinforced by recalls and confirmations.
+   */
+  confidence?: number
+  /** `true` when the memory was stored flagged by the poison screen. */
+  flagged: boolean
+  /** With a `tokenBudget`: whether `text` is the memory's text or its one-line summary. */
+  resolution?: 'full' | 'summary'
+  /**
+   * Where the query matched `text`: sorted, non-overlapping `[start, end)` UTF-16 offsets
+   * (`highlightRanges`). Recall sets it on every hit it returns, facts and chunks alike.
+   */
+  highlights?: [start: number, end: number][]
+  /** For a chunk of a page: which page and where in it. */
+  page?: RecallPageRef
+  /** For a collapsed page hit: how many more chunks of the page ranked (`collapsePages`). */
+  more?: number
+  /**
+   * One line, e.g. `matched [deploy, script] (bm25 #2) + semantic 0.81 (#1) -> fused 0.84;
+   * boosts: recency x1.2 -> #1; confidence 0.62 (0.90 at write; episodic, 15 of 30 days;
+   * recalled 3 times)`. Empty when `explain: false`.
+   */
+  explanation: string
+}
+
+/**
+ * Why a recall could not use every list: `no-embedder` (none configured), `loading` (the model
+ * is still loading), `failed` (the model could not load or embed the query), `reembedding`
+ * (memories are being re-embedded for a new model). The answer then comes from the other lists.
+ */
+export type Degraded = (typeof DEGRADED_REASONS)[number]
+
+export interface RecallResult {
+  hits: RecallHit[]
+  /** Present when a list was unavailable and the answer is partial. */
+  degraded?: Degraded
+  /** Wall time inside the engine, including query embedding. */
+  tookMs: number
+  /** Present when a `select` hook was given: whether its choice was applied. */
+  selection?: SelectionOutcome
+}
