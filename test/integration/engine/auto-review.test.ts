@@ -1,19 +1,9 @@
 import type { Dexie } from 'dexie'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../src/core/options.ts'
-import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
+import { closingEngines, freshIdb } from '../../helpers/engine.ts'
 
-const open: MemoryEngine[] = []
-async function engine(...args: Parameters<typeof openTestEngine>) {
-  const e = await openTestEngine(...args)
-  open.push(e)
-  return e
-}
-
-afterEach(async () => {
-  await Promise.allSettled(open.splice(0).map((e) => e.close()))
-})
+const engine = closingEngines()
 
 describe('the automatic review', () => {
   it('runs in one of two tabs, once a day', async () => {

@@ -1,24 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../src/core/options.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { openTestEngine } from '../../helpers/engine.ts'
+import { closingEngines, manualClock } from '../../helpers/engine.ts'
 
-const open: MemoryEngine[] = []
-async function engine(...args: Parameters<typeof openTestEngine>) {
-  const e = await openTestEngine(...args)
-  open.push(e)
-  return e
-}
-
-afterEach(async () => {
-  await Promise.allSettled(open.splice(0).map((e) => e.close()))
-})
-
-/** A clock the test moves by hand. */
-function manualClock(start = Date.UTC(2026, 0, 1)) {
-  const clock = { now: start, tick: (ms: number) => (clock.now += ms), read: () => clock.now }
-  return clock
-}
+const engine = closingEngines()
 
 /** Waits for the batched recall counters to land (they are written off the answer path). */
 async function counted(e: MemoryEngine, id: string, n: number) {

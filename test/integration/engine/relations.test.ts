@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { openTestEngine } from '../../helpers/engine.ts'
+import { describe, expect, it } from 'vitest'
+import { closingEngines } from '../../helpers/engine.ts'
 
-const open: MemoryEngine[] = []
-async function engine(...args: Parameters<typeof openTestEngine>) {
-  const e = await openTestEngine(...args)
-  open.push(e)
-  return e
-}
-
-afterEach(async () => {
-  await Promise.allSettled(open.splice(0).map((e) => e.close()))
-})
+const engine = closingEngines()
 
 describe('relations', () => {
   it('stores, lists and removes an edge, and checks both ends and the kind', async () => {

@@ -1,27 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../src/core/options.ts'
 import type { JudgeCase } from '../../../src/core/types.ts'
 import type { EngineOptions } from '../../../src/engine/engine-options.ts'
-import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
+import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../helpers/engine.ts'
 import { NEAR_A, NEAR_B } from '../../unit/engine/fixtures.ts'
 
-const open: MemoryEngine[] = []
-async function engine(...args: Parameters<typeof openTestEngine>) {
-  const e = await openTestEngine(...args)
-  open.push(e)
-  return e
-}
-
-afterEach(async () => {
-  await Promise.allSettled(open.splice(0).map((e) => e.close()))
-})
-
-/** A clock the test moves by hand. */
-function manualClock(start = Date.UTC(2026, 0, 1)) {
-  const clock = { now: start, tick: (ms: number) => (clock.now += ms), read: () => clock.now }
-  return clock
-}
+const engine = closingEngines()
 
 /** Two near duplicates stored by an engine that did not dedup them (as a backfill race can). */
 async function slippedPair(options: Partial<EngineOptions> = {}) {
