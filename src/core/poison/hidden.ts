@@ -26,14 +26,11 @@ export type OnHidden = (hidden: string, carrier: string) => void
 /** The visible text; what is hidden is reported as `hidden-unicode` and handed to `onHidden`. */
 export function revealHidden(text: string, hits: Hits, onHidden: OnHidden): string {
   if (!INVISIBLE.test(text)) return text
-  let out = ''
-  let tags = ''
-  let selectors: number[] = []
-  let run = 0
-  let splitters = 0
-  let reason = ''
-  const spelled = (hidden: string, carrier: string) => {
-    if (!hidden.trim()) return
+  const scan = new HiddenScan(text)
+  for (let i = 0; i < text.length; ) i = scan.step(i)
+  scan.finish()
+  for (const [hidden, carrier] of scan.spelled) {
+    if (!hidden.trim()) continue
     hits.add(
       'hidden-unicode',
       `carrier:${carrier}`,
@@ -42,60 +39,91 @@ export function revealHidden(text: string, hits: Hits, onHidden: OnHidden): stri
     )
     onHidden(hidden, carrier)
   }
-  const flush = () => {
-    if (selectors.length >= 2) {
-      reason ||= 'variation selectors hiding data'
-      spelled(utf8(selectors) ?? '', 'variation selectors')
-    }
-    selectors = []
-  }
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) ?? 0
+  if (scan.reason) hits.add('hidden-unicode', 'invisible', CERTAIN, scan.reason)
+  return scan.out
+}
+
+/** One pass over a text: what a reader sees, what the invisible characters spell, and why. */
+class HiddenScan {
+  out = ''
+  /** The first reason the text looks like it hides something. */
+  reason = ''
+  /** What each carrier spelled: each variation-selector run as it ends, then the tag characters. */
+  readonly spelled: [hidden: string, carrier: string][] = []
+  #tags = ''
+  #selectors: number[] = []
+  #zeroWidthRun = 0
+  #splitters = 0
+
+  constructor(readonly text: string) {}
+
+  /** Reads the character at `i`; returns where the next one starts. */
+  step(i: number): number {
+    const cp = this.text.codePointAt(i) ?? 0
+    if (isTag(cp)) return this.#tagRun(i)
     const size = cp > 0xffff ? 2 : 1
-    if (cp >= 0xe0000 && cp <= 0xe007f) {
-      let end = i
-      while (end < text.length && isTag(text.codePointAt(end) ?? 0)) end += 2
-      if (!isFlagTagSequence(text, i, end)) {
-        for (let j = i; j < end; j += 2) {
-          const c = (text.codePointAt(j) ?? 0) - 0xe0000
-          if (c >= 0x20 && c < 0x7f) tags += String.fromCharCode(c)
-        }
-        reason ||= 'tag characters'
-      }
-      i = end
-      run = 0
-      continue
-    }
-    const selector =
-      cp >= 0xfe00 && cp <= 0xfe0f
-        ? cp - 0xfe00
-        : cp >= 0xe0100 && cp <= 0xe01ef
-          ? cp - 0xe0100 + 16
-          : -1
-    if (selector >= 0) selectors.push(selector)
-    else flush()
+    const selector = selectorValue(cp)
+    if (selector >= 0) this.#selectors.push(selector)
+    else this.flushSelectors()
     if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
-      reason ||= `bidi control ${hexCode(cp)}`
+      this.reason ||= `bidi control ${hexCode(cp)}`
     } else if ((cp >= 0xfff9 && cp <= 0xfffb) || (cp >= 0x206a && cp <= 0x206f)) {
-      reason ||= `invisible format character ${hexCode(cp)}`
+      this.reason ||= `invisible format character ${hexCode(cp)}`
     } else if (ZERO_WIDTH.has(cp)) {
-      run++
-      if (run >= 2) reason ||= `run of zero-width characters (${hexCode(cp)})`
-      if (ZERO_WIDTH_SPLITTER.has(cp) && isLetter(text, i - 1) && isLetter(text, i + 1)) {
-        if (++splitters >= 2) reason ||= `zero-width characters inside words (${hexCode(cp)})`
-      }
+      this.#zeroWidth(cp, i)
     } else if (cp === 0x200e || cp === 0x200f || cp === 0x061c || selector >= 0) {
       // Marks and selectors: legitimate one at a time, invisible to matching either way.
     } else {
-      run = 0
-      out += size === 2 ? text.slice(i, i + 2) : text[i]
+      this.#zeroWidthRun = 0
+      this.out += this.text.slice(i, i + size)
     }
-    i += size
+    return i + size
   }
-  flush()
-  if (tags) spelled(tags, 'tag characters')
-  if (reason) hits.add('hidden-unicode', 'invisible', CERTAIN, reason)
-  return out
+
+  /** A run of variation selectors long enough to carry bytes is data, not an emoji style. */
+  flushSelectors(): void {
+    if (this.#selectors.length >= 2) {
+      this.reason ||= 'variation selectors hiding data'
+      this.spelled.push([utf8(this.#selectors) ?? '', 'variation selectors'])
+    }
+    this.#selectors = []
+  }
+
+  /** Ends the pass: the last selector run, then everything the tag characters spelled, joined. */
+  finish(): void {
+    this.flushSelectors()
+    if (this.#tags) this.spelled.push([this.#tags, 'tag characters'])
+  }
+
+  #tagRun(i: number): number {
+    const { text } = this
+    let end = i
+    while (end < text.length && isTag(text.codePointAt(end) ?? 0)) end += 2
+    if (!isFlagTagSequence(text, i, end)) {
+      for (let j = i; j < end; j += 2) {
+        const c = (text.codePointAt(j) ?? 0) - 0xe0000
+        if (c >= 0x20 && c < 0x7f) this.#tags += String.fromCharCode(c)
+      }
+      this.reason ||= 'tag characters'
+    }
+    this.#zeroWidthRun = 0
+    return end
+  }
+
+  #zeroWidth(cp: number, i: number): void {
+    if (++this.#zeroWidthRun >= 2) this.reason ||= `run of zero-width characters (${hexCode(cp)})`
+    if (ZERO_WIDTH_SPLITTER.has(cp) && isLetter(this.text, i - 1) && isLetter(this.text, i + 1)) {
+      if (++this.#splitters >= 2)
+        this.reason ||= `zero-width characters inside words (${hexCode(cp)})`
+    }
+  }
+}
+
+/** A variation selector's value (VS1–VS16 → 0–15, VS17–VS256 → 16–255), else -1. */
+function selectorValue(cp: number): number {
+  if (cp >= 0xfe00 && cp <= 0xfe0f) return cp - 0xfe00
+  if (cp >= 0xe0100 && cp <= 0xe01ef) return cp - 0xe0100 + 16
+  return -1
 }
 
 const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f
