@@ -1,4 +1,5 @@
 import { AUTO_REVIEW_EVERY_MS } from '../core/options.ts'
+import { reviewLockName } from '../storage/names.ts'
 import type { EngineContext } from './engine-context.ts'
 import type { AutoReviewOptions } from './engine-options.ts'
 import { lastReview, runReview } from './review.ts'
@@ -55,11 +56,13 @@ export class ReviewScheduler {
       if (this.#ctx.queue.pending > 0) return this.poke()
       this.#ctx.track(this.runIfDue().catch(() => this.poke()))
     }, this.#idleMs)
+    // A quiet-time review must not keep a Node process alive that has nothing else to do.
+    if (typeof this.#timer === 'object') this.#timer.unref?.()
   }
 
   /** Runs a review if one is due and no other tab is at it; true when this call ran one. */
   runIfDue(): Promise<boolean> {
-    this.#running ??= this.#tryLock(`engram:${this.#ctx.name}:review`, async () => {
+    this.#running ??= this.#tryLock(reviewLockName(this.#ctx.name), async () => {
       if (await this.#due()) {
         await runReview(this.#ctx, {})
         this.#ran = true

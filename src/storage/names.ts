@@ -12,3 +12,8 @@ export function syncChannelName(memory: string): string {
 export function writeLockName(memory: string): string {
   return `engram:${memory}:write`
 }
+
+/** The Web Lock held by the one tab that runs a memory's automatic review. */
+export function reviewLockName(memory: string): string {
+  return `engram:${memory}:review`
+}
