@@ -9,12 +9,18 @@
  *   refuses 'wasm' in Node, so this row drives the pipeline directly, injecting onnxruntime-web
  *   through transformers.js' `Symbol.for('onnxruntime')` hook.
  *
- * Usage: tsx scripts/bench-embed.ts [--budget SECONDS_PER_CELL]
+ * With `--trial`, instead: what `device: 'auto'` costs at open with the candidates Node has
+ * (onnxruntime-node's CPU, then its WebGPU), on the same model — the CPU alone, the first open
+ * (a trial, capped), the next open over the same store (the remembered decision), and the
+ * trial under the old, uncapped rule (every candidate timed to the end).
+ *
+ * Usage: tsx scripts/bench-embed.ts [--budget SECONDS_PER_CELL] [--trial]
  */
 
 import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { DeviceTrialStats } from '../src/core/types.ts'
 import { BGE_QUERY_INSTRUCTION, BGE_SMALL_SHAPED_TEST_MODEL } from '../src/embedder/model-table.ts'
 import { DEFAULT_OUT_DIR, ensureModel } from './make-models.ts'
 import { uniform } from './models/rng.ts'
@@ -176,6 +182,100 @@ function table(results: RuntimeResult[]): string {
   return rows.join('\n')
 }
 
+interface OpenRow {
+  open: string
+  loadMs: number
+  source: string
+  trial: string
+}
+
+/** One open of the bge-small-shaped model: its load time and how its device was picked. */
+async function openOnce(modelsDir: string, open: string, options: object): Promise<OpenRow> {
+  const { TransformersEmbedder } = await import('../src/embedder/transformers-embedder.ts')
+  const embedder = new TransformersEmbedder({
+    model: BGE_SMALL_SHAPED_TEST_MODEL,
+    localDir: modelsDir,
+    allowRemote: false,
+    ...options,
+  })
+  const started = performance.now()
+  await embedder.load()
+  const loadMs = performance.now() - started
+  const stats = embedder.stats()
+  await embedder.dispose()
+  return { open, loadMs, source: stats.deviceSource ?? '', trial: describeTrial(stats.trial) }
+}
+
+function describeTrial(trial: DeviceTrialStats | undefined): string {
+  if (!trial) return ''
+  const entries = trial.entries.map((e) => {
+    const outcome = e.error
+      ? 'failed'
+      : e.cut
+        ? `cut (${e.cut})`
+        : `median ${e.medianMs?.toFixed(1)} ms`
+    return `${e.device}: load ${e.loadMs?.toFixed(0) ?? '-'} ms, ${outcome}`
+  })
+  return `${trial.totalMs.toFixed(0)} ms in all; ${entries.join('; ')}`
+}
+
+/** The old rule: both candidates timed to the end, whatever the baseline did. */
+async function uncappedTrial(modelsDir: string): Promise<OpenRow> {
+  const transformers = await import('@huggingface/transformers')
+  const { openPipe, embedWith } = await import('../src/embedder/transformers-pipeline.ts')
+  const { runDeviceTrial } = await import('../src/embedder/device-trial.ts')
+  const { TRIAL_TEXTS } = await import('../src/embedder/device-plan.ts')
+  const spec = {
+    model: BGE_SMALL_SHAPED_TEST_MODEL,
+    source: `${modelsDir}/${BGE_SMALL_SHAPED_TEST_MODEL}`,
+    allowRemote: false,
+    pooling: 'cls' as const,
+    batchSize: 32,
+    expectedDims: 384,
+    dtype: 'fp32' as const,
+    onProgress: () => {},
+  }
+  const started = performance.now()
+  const outcome = await runDeviceTrial(
+    ['cpu', 'webgpu'].map((device) => ({
+      device,
+      open: () => openPipe(transformers, spec, device),
+      run: (loaded: { pipe: Parameters<typeof embedWith>[0] }) =>
+        embedWith(loaded.pipe, spec, [...TRIAL_TEXTS], undefined),
+      dispose: (loaded: { pipe: { dispose(): Promise<void> } }) => loaded.pipe.dispose(),
+    })),
+    { runs: 3, factor: Number.POSITIVE_INFINITY, floorMs: Number.POSITIVE_INFINITY },
+  )
+  const loadMs = performance.now() - started
+  await outcome.winner?.loaded.pipe.dispose()
+  return {
+    open: 'auto, old uncapped rule',
+    loadMs,
+    source: 'trial',
+    trial: describeTrial(outcome.stats),
+  }
+}
+
+async function measureTrial(modelsDir: string): Promise<OpenRow[]> {
+  const { MemoryDeviceChoices } = await import('../src/embedder/device-choice-store.ts')
+  const store = new MemoryDeviceChoices()
+  const auto = { device: 'auto', trialDevices: ['cpu', 'webgpu'], deviceChoices: store }
+  // Untimed: the first open also pays for importing transformers.js and reading the files cold.
+  await openOnce(modelsDir, 'warm-up', { device: 'cpu' })
+  const rows = [await openOnce(modelsDir, "device 'cpu'", { device: 'cpu' })]
+  rows.push(await openOnce(modelsDir, 'auto, first open', auto))
+  rows.push(await openOnce(modelsDir, 'auto, next open', auto))
+  rows.push(await uncappedTrial(modelsDir))
+  return rows
+}
+
+function trialTable(rows: OpenRow[]): string {
+  const lines = ['| open | load (ms) | device from | trial |', '|---|---:|---|---|']
+  for (const r of rows)
+    lines.push(`| ${r.open} | ${r.loadMs.toFixed(0)} | ${r.source} | ${r.trial} |`)
+  return lines.join('\n')
+}
+
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === '--child') {
     const [, runtime, modelsDir, budget] = argv
@@ -187,6 +287,11 @@ async function main(argv: string[]): Promise<void> {
   const budgetMs = budgetAt >= 0 ? Number(argv[budgetAt + 1]) * 1000 : 6000
   const modelDir = await ensureModel('bge-small', DEFAULT_OUT_DIR)
   const modelsDir = resolve(modelDir, '..', '..')
+  if (argv.includes('--trial')) {
+    console.log(`Opening ${BGE_SMALL_SHAPED_TEST_MODEL} (fp32), Node ${process.version}\n`)
+    console.log(trialTable(await measureTrial(modelsDir)))
+    return
+  }
   const started = performance.now()
   const results: RuntimeResult[] = []
   for (const runtime of RUNTIMES) results.push(await runChild(runtime, modelsDir, budgetMs))

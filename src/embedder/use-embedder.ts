@@ -7,11 +7,14 @@
  */
 
 import type * as TfCore from '@tensorflow/tfjs-core'
-import { EmbedderUnavailableError, InvalidInputError } from '../core/errors.ts'
+import { EmbedderUnavailableError } from '../core/errors.ts'
 import type { Embedder, EmbedderState, EmbedderStats, EmbedKind } from '../core/types.ts'
+import { badOption, checkBatchSize, checkEmbedArgs, errorText, isNodeRuntime } from './checks.ts'
+import { LoadOnce } from './load-once.ts'
 import { TFJS_MODEL_TABLE, USE_LITE_MODEL } from './model-table.ts'
 import { type FetchLike, readUseArtifacts, type UseProgressEvent } from './use-files.ts'
 import { UseTokenizer } from './use-tokenizer.ts'
+import { batches, unitRow } from './vectors.ts'
 
 /** The model id recorded with every USE-lite vector. */
 export { USE_LITE_MODEL }
@@ -27,7 +30,6 @@ export const DEFAULT_USE_MODEL_URL = `/models/${USE_LITE_MODEL}/`
 
 export const DEFAULT_USE_BATCH_SIZE = 32
 export const DEFAULT_USE_MAX_TOKENS = 256
-const MAX_BATCH_SIZE = 1024
 
 /** Options of {@link UseEmbedder}. Every field is optional. */
 export interface UseEmbedderOptions {
@@ -74,19 +76,6 @@ interface Loaded {
   backend: string
 }
 
-function badOption(field: string, text: string): InvalidInputError {
-  return new InvalidInputError('BAD_OPTION', field, text)
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-function isNodeRuntime(): boolean {
-  const proc = (globalThis as { process?: { release?: { name?: string } } }).process
-  return proc?.release?.name === 'node'
-}
-
 const NODE_MODULE = 'node:module'
 
 /** The installed model package's `dist/` folder (Node only). */
@@ -121,21 +110,14 @@ export class UseEmbedder implements Embedder {
   readonly #options: UseEmbedderOptions
   readonly #batchSize: number
   readonly #maxTokens: number
-  #state: EmbedderState = 'idle'
-  #error: string | undefined
-  #loaded: Loaded | undefined
-  #loading: Promise<void> | undefined
-  #loadMs: number | undefined
-  #queue: Promise<unknown> = Promise.resolve()
+  readonly #lifecycle = new LoadOnce<Loaded>(
+    USE_LITE_MODEL,
+    () => this.#load(),
+    (loaded) => loaded.model.dispose(),
+  )
 
   constructor(options: UseEmbedderOptions = {}) {
-    const batchSize = options.batchSize ?? DEFAULT_USE_BATCH_SIZE
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
-      throw badOption(
-        'batchSize',
-        `expected an integer from 1 to ${MAX_BATCH_SIZE}, got ${batchSize}`,
-      )
-    }
+    const batchSize = checkBatchSize(options.batchSize, DEFAULT_USE_BATCH_SIZE)
     const maxTokens = options.maxTokens ?? DEFAULT_USE_MAX_TOKENS
     if (!Number.isInteger(maxTokens) || maxTokens < 8 || maxTokens > 4096) {
       throw badOption('maxTokens', `expected an integer from 8 to 4096, got ${maxTokens}`)
@@ -155,104 +137,57 @@ export class UseEmbedder implements Embedder {
   }
 
   get state(): EmbedderState {
-    return this.#state
+    return this.#lifecycle.state
   }
 
   /** Starts loading, or joins the load in flight; the same promise for every concurrent caller. */
   load(): Promise<void> {
-    if (this.#state === 'ready') return Promise.resolve()
-    if (!this.#loading) {
-      const loading = this.#load()
-      this.#loading = loading
-      // A failed load is forgotten so that the next load() tries again.
-      loading.catch(() => {
-        if (this.#loading === loading) this.#loading = undefined
-      })
-    }
-    return this.#loading
+    return this.#lifecycle.load()
   }
 
   async embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]> {
-    if (!Array.isArray(texts)) {
-      throw badOption('texts', `expected an array of strings, got ${typeof texts}`)
-    }
-    const kind = options?.kind
-    if (kind !== 'query' && kind !== 'passage') {
-      throw badOption('kind', `expected 'query' or 'passage', got ${JSON.stringify(kind)}`)
-    }
-    const notString = texts.findIndex((text) => typeof text !== 'string')
-    if (notString >= 0) {
-      throw badOption(`texts[${notString}]`, `expected a string, got ${typeof texts[notString]}`)
-    }
-    if (this.#state === 'failed' && !this.#loading) {
-      throw new EmbedderUnavailableError(`${this.model} failed to load: ${this.#error}`)
-    }
-    await this.load()
-    const loaded = this.#loaded
-    if (!loaded) throw new EmbedderUnavailableError(`${this.model} was disposed`)
-    // One graph call at a time: TF.js' WASM backend runs one program per thread.
-    const run = this.#queue.then(() => this.#embedAll(loaded, texts))
-    this.#queue = run.catch(() => {})
-    return run
+    checkEmbedArgs(texts, options)
+    return this.#lifecycle.run((loaded) => this.#embedAll(loaded, texts))
   }
 
   stats(): EmbedderStats {
-    const stats: EmbedderStats = { model: this.model, dims: this.dims, state: this.#state }
-    if (this.#loaded) stats.device = this.#loaded.backend
-    if (this.#loadMs !== undefined) stats.trial = { loadMs: Math.round(this.#loadMs) }
-    if (this.#error !== undefined) stats.error = this.#error
+    const { state, value, loadMs, error } = this.#lifecycle
+    const stats: EmbedderStats = { model: this.model, dims: this.dims, state }
+    if (value) stats.device = value.backend
+    if (loadMs !== undefined) stats.loadMs = Math.round(loadMs)
+    if (error !== undefined) stats.error = error
     return stats
   }
 
   /** Releases the graph's weights; a later `load()` or `embed()` loads again. */
-  async dispose(): Promise<void> {
-    await this.#loading?.catch(() => {})
-    await this.#queue
-    const loaded = this.#loaded
-    this.#loaded = undefined
-    this.#loading = undefined
-    this.#state = 'idle'
-    loaded?.model.dispose()
+  dispose(): Promise<void> {
+    return this.#lifecycle.dispose()
   }
 
-  async #load(): Promise<void> {
-    this.#state = 'loading'
-    this.#error = undefined
-    const started = performance.now()
-    try {
-      const [tf, artifacts] = await Promise.all([this.#startBackend(), this.#readFiles()])
-      const { loadGraphModel } = await import('@tensorflow/tfjs-converter')
-      const model = (await loadGraphModel(
-        tf.io.fromMemory({
-          modelTopology: artifacts.modelTopology as object,
-          weightSpecs: artifacts.weightSpecs as TfCore.io.WeightsManifestEntry[],
-          weightData: artifacts.weightData,
-        }),
-      )) as unknown as GraphModel
-      const loaded: Loaded = {
-        tf,
-        model,
-        tokenizer: new UseTokenizer(artifacts.vocabulary),
-        backend: tf.getBackend(),
-      }
-      const [probe] = await this.#embedAll(loaded, ['dimension probe'])
-      if (probe?.length !== USE_LITE_DIMS) {
-        model.dispose()
-        throw new EmbedderUnavailableError(
-          `expected ${USE_LITE_DIMS}-dimensional vectors, got ${probe?.length}`,
-        )
-      }
-      this.#loaded = loaded
-      this.#loadMs = performance.now() - started
-      this.#state = 'ready'
-    } catch (error) {
-      this.#state = 'failed'
-      this.#error = message(error)
-      if (error instanceof EmbedderUnavailableError) throw error
-      throw new EmbedderUnavailableError(`could not load ${this.model}: ${this.#error}`, {
-        cause: error,
-      })
+  async #load(): Promise<Loaded> {
+    const [tf, artifacts] = await Promise.all([this.#startBackend(), this.#readFiles()])
+    const { loadGraphModel } = await import('@tensorflow/tfjs-converter')
+    const model = (await loadGraphModel(
+      tf.io.fromMemory({
+        modelTopology: artifacts.modelTopology as object,
+        weightSpecs: artifacts.weightSpecs as TfCore.io.WeightsManifestEntry[],
+        weightData: artifacts.weightData,
+      }),
+    )) as unknown as GraphModel
+    const loaded: Loaded = {
+      tf,
+      model,
+      tokenizer: new UseTokenizer(artifacts.vocabulary),
+      backend: tf.getBackend(),
     }
+    const [probe] = await this.#embedAll(loaded, ['dimension probe'])
+    if (probe?.length !== USE_LITE_DIMS) {
+      model.dispose()
+      throw new EmbedderUnavailableError(
+        `expected ${USE_LITE_DIMS}-dimensional vectors, got ${probe?.length}`,
+      )
+    }
+    return loaded
   }
 
   async #startBackend(): Promise<Tf> {
@@ -292,14 +227,13 @@ export class UseEmbedder implements Embedder {
     // Texts of like length share a batch, so little is spent on padding.
     const order = texts.map((_, i) => i).sort((a, b) => tokens[a]!.length - tokens[b]!.length)
     const vectors: Float32Array[] = new Array(texts.length)
-    for (let start = 0; start < order.length; start += this.#batchSize) {
-      const batch = order.slice(start, start + this.#batchSize)
+    for (const [batch] of batches(order, this.#batchSize)) {
       const rows = await this.#run(
         loaded,
         batch.map((i) => tokens[i]!),
       )
       batch.forEach((i, row) => {
-        vectors[i] = unitVector(rows, row * USE_LITE_DIMS, i)
+        vectors[i] = unitRow(rows, row * USE_LITE_DIMS, USE_LITE_DIMS, i)
       })
     }
     return vectors
@@ -335,7 +269,7 @@ export class UseEmbedder implements Embedder {
       return (await tensor.data()) as Float32Array
     } catch (error) {
       if (error instanceof EmbedderUnavailableError) throw error
-      throw new EmbedderUnavailableError(`${USE_LITE_MODEL} failed to embed: ${message(error)}`, {
+      throw new EmbedderUnavailableError(`${USE_LITE_MODEL} failed to embed: ${errorText(error)}`, {
         cause: error,
       })
     } finally {
@@ -344,19 +278,4 @@ export class UseEmbedder implements Embedder {
       for (const t of Array.isArray(output) ? output : output ? [output] : []) t.dispose()
     }
   }
-}
-
-/** One row of the output, rescaled to exactly unit length in float32. */
-function unitVector(data: Float32Array, offset: number, index: number): Float32Array {
-  const v = data.slice(offset, offset + USE_LITE_DIMS)
-  let sum = 0
-  for (let j = 0; j < v.length; j++) sum += v[j]! * v[j]!
-  const norm = Math.sqrt(sum)
-  if (!Number.isFinite(norm) || norm === 0) {
-    throw new EmbedderUnavailableError(
-      `the model produced a zero or non-finite vector for text ${index}`,
-    )
-  }
-  for (let j = 0; j < v.length; j++) v[j]! /= norm
-  return v
 }

@@ -5,6 +5,7 @@
  */
 
 import type { MemoryEvent } from '../core/types.ts'
+import { isNodeRuntime } from './checks.ts'
 
 /** A file's load progress: the `model-progress` {@link MemoryEvent} without its `type`. */
 export type UseProgressEvent = Omit<Extract<MemoryEvent, { type: 'model-progress' }>, 'type'>
@@ -88,13 +89,7 @@ async function fileReader(base: string, options: ReadOptions): Promise<Reader> {
     return async (name) => {
       onProgress(options, { file: name, loaded: 0, total: 0, status: 'initiate' })
       const bytes = new Uint8Array(await fs.readFile(`${folder}${name}`))
-      onProgress(options, {
-        file: name,
-        loaded: bytes.byteLength,
-        total: bytes.byteLength,
-        status: 'done',
-      })
-      return bytes
+      return fileDone(options, name, bytes)
     }
   }
   const fetchFile = options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined)
@@ -115,21 +110,13 @@ async function fileReader(base: string, options: ReadOptions): Promise<Reader> {
         status: 'progress',
       }),
     )
-    onProgress(options, {
-      file: name,
-      loaded: bytes.byteLength,
-      total: bytes.byteLength,
-      status: 'done',
-    })
-    return bytes
+    return fileDone(options, name, bytes)
   }
 }
 
 /** A folder path or `file:` URL, read with `fs`, only where Node's `process` exists. */
 function isFilesystemLocation(dir: string): boolean {
-  const node =
-    (globalThis as { process?: { release?: { name?: string } } }).process?.release?.name === 'node'
-  return node && !/^(https?|blob|data):/i.test(dir)
+  return isNodeRuntime() && !/^(https?|blob|data):/i.test(dir)
 }
 
 async function readBody(
@@ -166,6 +153,17 @@ function parseJson<T>(bytes: Uint8Array, name: string): T {
   } catch (error) {
     throw new Error(`${name}: not JSON (${error instanceof Error ? error.message : error})`)
   }
+}
+
+/** Reports `name` done with its size, and hands its bytes on. */
+function fileDone(options: ReadOptions, name: string, bytes: Uint8Array): Uint8Array {
+  onProgress(options, {
+    file: name,
+    loaded: bytes.byteLength,
+    total: bytes.byteLength,
+    status: 'done',
+  })
+  return bytes
 }
 
 function onProgress(options: ReadOptions, event: UseProgressEvent): void {

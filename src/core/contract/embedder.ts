@@ -4,9 +4,55 @@ export interface EmbedderStats {
   model: string
   dims: number
   state: EmbedderState
+  /** Where inference runs: `'wasm'`, `'webgpu'`, `'cpu'`, or a TF.js backend name. */
   device?: string
-  /** Free-form figures from the device trial, if one ran. */
-  trial?: Record<string, number>
+  /**
+   * How `device` was picked: `'trial'` timed the candidates during this load; `'remembered'`
+   * reused an earlier trial's decision for the same model, dtype and GPU adapter; `'fixed'` had
+   * one candidate (a named device, Node's CPU, or no WebGPU adapter) and nothing to time.
+   */
+  deviceSource?: DeviceSource
+  /** The device trial behind `device`: this load's, or for `'remembered'` the one remembered. */
+  trial?: DeviceTrialStats
+  /** Milliseconds the last successful load took, trial included. */
+  loadMs?: number
+  error?: string
+}
+
+/** How an embedder's device was picked; see {@link EmbedderStats.deviceSource}. */
+export type DeviceSource = 'trial' | 'remembered' | 'fixed'
+
+/** What a `device: 'auto'` trial measured. */
+export interface DeviceTrialStats {
+  /** Milliseconds from the first candidate's load to the decision. */
+  totalMs: number
+  /** What each challenger was allowed after the baseline (the first candidate that loaded). */
+  budgetMs?: number
+  /** One entry per candidate, in the order tried (the cheap baseline first). */
+  entries: DeviceTrialEntry[]
+  /**
+   * The remembered device that failed to load and sent the choice back to a trial, with why;
+   * absent when nothing remembered failed.
+   */
+  retried?: { device: string; error: string }
+}
+
+/** One candidate's part in a device trial. */
+export interface DeviceTrialEntry {
+  device: string
+  /** Milliseconds to load the pipeline and embed one probe text, when the load finished. */
+  loadMs?: number
+  /** Each timed run of the trial batch, in milliseconds, after one untimed warm-up. */
+  runsMs: number[]
+  /** Median of `runsMs`, when every timed run finished. */
+  medianMs?: number
+  /**
+   * Why the trial stopped this candidate before it finished: `'budget'` (it used up the time
+   * allowed after the baseline) or `'cannot-win'` (enough timed runs were slower than the
+   * baseline's median that its own median could not beat it).
+   */
+  cut?: 'budget' | 'cannot-win'
+  /** Why it failed to load or run, when it did. */
   error?: string
 }
 

