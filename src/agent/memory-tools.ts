@@ -29,8 +29,8 @@ export interface MemoryTools {
 }
 
 /**
- * The agent tools (`memory_search`, `memory_store`, `memory_update`, `memory_forget`) over a
- * memory: an `openMemory` client, the in-process client or an engine. The host's options pin
+ * The agent tools (`memory_search`, `memory_store`, `memory_update`, `memory_forget`,
+ * `memory_relate`, `memory_feedback`) over a memory: an `openMemory` client, the in-process client or an engine. The host's options pin
  * the namespace, provenance and poison policy; the model only supplies each call's arguments.
  * Throws `InvalidInputError` for a bad option.
  *

@@ -4,6 +4,8 @@ export const MEMORY_TOOL_NAMES = [
   'memory_store',
   'memory_update',
   'memory_forget',
+  'memory_relate',
+  'memory_feedback',
 ] as const
 
 export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number]

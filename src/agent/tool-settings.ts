@@ -13,11 +13,12 @@ import { MEMORY_TOOL_NAMES, type MemoryToolName } from './tool-names.ts'
 export interface MemoryToolOptions {
   /**
    * The one namespace the tools read and write. The model never names a namespace, and
-   * `memory_update` / `memory_forget` answer "not found" for an id from any other one.
+   * `memory_update`, `memory_forget`, `memory_relate` and `memory_feedback` answer "not found"
+   * for an id from any other one.
    * @default 'default' (the engine's default namespace)
    */
   namespace?: string
-  /** Offer only `memory_search`: no store, update or forget. @default false */
+  /** Offer only `memory_search`: no store, update, forget, relate or feedback. @default false */
   readOnly?: boolean
   /** Which tools to offer, of `MEMORY_TOOL_NAMES`. @default all (all read-only ones when `readOnly`) */
   tools?: readonly MemoryToolName[]
@@ -86,7 +87,13 @@ export const DEFAULT_TOOL_SETTINGS = Object.freeze({
   tokenBudget: 2000,
 } as const)
 
-const WRITING_TOOLS: readonly MemoryToolName[] = ['memory_store', 'memory_update', 'memory_forget']
+const WRITING_TOOLS: readonly MemoryToolName[] = [
+  'memory_store',
+  'memory_update',
+  'memory_forget',
+  'memory_relate',
+  'memory_feedback',
+]
 
 /** Checks the options (`InvalidInputError` `BAD_OPTION` naming the one at fault) and fills defaults. */
 export function resolveToolSettings(options: MemoryToolOptions = {}): ToolSettings {

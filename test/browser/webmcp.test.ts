@@ -68,14 +68,23 @@ describe.skipIf(!BROWSER_TESTS)('WebMCP registration (Chromium, @mcp-b/webmcp-po
       return result`)
     expect(result).toEqual({
       registered: true,
-      tools: ['memory_search', 'memory_store', 'memory_update', 'memory_forget'],
+      tools: [
+        'memory_search',
+        'memory_store',
+        'memory_update',
+        'memory_forget',
+        'memory_relate',
+        'memory_feedback',
+      ],
     })
     const listed = await inPage<ListedTool[]>(
       'return (await document.modelContext.getTools()).map(({ window, origin, ...t }) => t)',
     )
     const byName = Object.fromEntries(listed.map((t) => [t.name, t]))
     expect(Object.keys(byName).sort()).toEqual([
+      'memory_feedback',
       'memory_forget',
+      'memory_relate',
       'memory_search',
       'memory_store',
       'memory_update',

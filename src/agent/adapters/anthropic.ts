@@ -18,7 +18,8 @@ export interface AnthropicTool {
  *
  * @example
  * toAnthropicTools(memoryTools(memory)).map((t) => t.name)
- * // => ['memory_search', 'memory_store', 'memory_update', 'memory_forget']
+ * // => ['memory_search', 'memory_store', 'memory_update', 'memory_forget', 'memory_relate',
+ * //     'memory_feedback']
  */
 export function toAnthropicTools(tools: ToolsOrDefinitions): AnthropicTool[] {
   return definitionsOf(tools).map((d) => ({

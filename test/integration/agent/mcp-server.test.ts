@@ -34,6 +34,8 @@ describe('the tools behind a real MCP server', () => {
       'memory_store',
       'memory_update',
       'memory_forget',
+      'memory_relate',
+      'memory_feedback',
     ])
     const search = tools[0]!
     expect(search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false })

@@ -46,9 +46,16 @@ describe('registerMemoryTools', () => {
     })
     expect(result).toMatchObject({
       registered: true,
-      tools: ['memory_search', 'memory_store', 'memory_update', 'memory_forget'],
+      tools: [
+        'memory_search',
+        'memory_store',
+        'memory_update',
+        'memory_forget',
+        'memory_relate',
+        'memory_feedback',
+      ],
     })
-    expect([...context.tools.keys()]).toHaveLength(4)
+    expect([...context.tools.keys()]).toHaveLength(6)
     controller.abort()
     expect(context.tools.size).toBe(0)
   })

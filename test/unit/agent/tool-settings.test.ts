@@ -48,7 +48,7 @@ describe('resolveToolSettings', () => {
       [{ minCosine: 2 }, 'minCosine'],
       [{ tokenBudget: 0.5 }, 'tokenBudget'],
       [{ namespace: ' ' }, 'namespace'],
-      [{ tools: ['memory_search', 'memory_relate' as never] }, 'tools[1]'],
+      [{ tools: ['memory_search', 'memory_unrelate' as never] }, 'tools[1]'],
     ]
     for (const [options, field] of cases) {
       expect(() => resolveToolSettings(options), field).toThrow(

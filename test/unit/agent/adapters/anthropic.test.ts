@@ -14,6 +14,8 @@ describe('toAnthropicTools', () => {
       'memory_store',
       'memory_update',
       'memory_forget',
+      'memory_relate',
+      'memory_feedback',
     ])
     for (const tool of tools) {
       expect(Object.keys(tool).sort()).toEqual(['description', 'input_schema', 'name'])

@@ -7,7 +7,7 @@ describe('toMcpTools', () => {
   const tools = toMcpTools(offlineTools())
 
   it('gives entries that MCP’s Tool schema accepts without stripping anything', () => {
-    expect(tools).toHaveLength(4)
+    expect(tools).toHaveLength(6)
     for (const tool of tools) expect(ToolSchema.parse(tool)).toEqual(tool)
   })
 
@@ -30,6 +30,8 @@ describe('toMcpTools', () => {
       destructiveHint: true,
       idempotentHint: true,
     })
+    expect(hints.memory_relate).toMatchObject({ readOnlyHint: false, destructiveHint: false })
+    expect(hints.memory_feedback).toMatchObject({ destructiveHint: true, idempotentHint: false })
     for (const tool of tools) expect(tool.annotations.openWorldHint).toBe(false)
   })
 
@@ -39,6 +41,8 @@ describe('toMcpTools', () => {
       'Remember a fact',
       'Correct a memory',
       'Forget a memory',
+      'Relate two memories',
+      'Rate a memory',
     ])
   })
 })

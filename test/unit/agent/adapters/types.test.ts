@@ -53,20 +53,20 @@ describe('adapter types', () => {
     ).returns.toExtend<ResponseInputItem.FunctionCallOutput>()
     const chat: ChatCompletionTool[] = toOpenAIChatTools(offlineTools())
     const responses: FunctionTool[] = toOpenAIResponsesTools(offlineTools())
-    expect(chat.length + responses.length).toBe(8)
+    expect(chat.length + responses.length).toBe(12)
   })
 
   it('fit Anthropic’s Tool and ToolResultBlockParam', () => {
     expectTypeOf<OurAnthropicTool>().toExtend<AnthropicTool>()
     expectTypeOf(toAnthropicToolResult).returns.toExtend<ToolResultBlockParam>()
     const tools: AnthropicTool[] = toAnthropicTools(offlineTools())
-    expect(tools).toHaveLength(4)
+    expect(tools).toHaveLength(6)
   })
 
   it('fit the AI SDK’s Tool and ToolSet', () => {
     expectTypeOf<AiSdkTool>().toExtend<AiTool>()
     const set: ToolSet = toAiSdkTools(offlineTools())
-    expect(Object.keys(set)).toHaveLength(4)
+    expect(Object.keys(set)).toHaveLength(6)
   })
 
   it('fit the MCP SDK’s Tool and CallToolResult', () => {
@@ -75,7 +75,7 @@ describe('adapter types', () => {
     expectTypeOf<ToolResult>().toExtend<CallToolResult>()
     const tools: McpTool[] = toMcpTools(offlineTools())
     const result: CallToolResult = toMcpCallResult({ content: [], isError: false })
-    expect(tools.length + result.content.length).toBe(4)
+    expect(tools.length + result.content.length).toBe(6)
   })
 
   it('fit WebMCP’s tool dictionaries, and take a real ModelContext', () => {
@@ -84,6 +84,6 @@ describe('adapter types', () => {
       Omit<ModelContextTool, 'annotations'>
     >()
     expectTypeOf<ModelContext>().toExtend<ModelContextLike>()
-    expect(toWebMcpTools(offlineTools())).toHaveLength(4)
+    expect(toWebMcpTools(offlineTools())).toHaveLength(6)
   })
 })
