@@ -1,11 +1,16 @@
 import type { ListOptions, Memory } from '../index.ts'
+import { addLifecycleControls, browseFilter } from './browse-filters.ts'
 import type { AppContext } from './context.ts'
-import { busy, byId, formatTime, h, parseTags } from './dom.ts'
-import { clearErrors, describeError, showError } from './field-errors.ts'
+import { byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
+import { showFailure } from './field-errors.ts'
+import { renderEditor } from './memory-editor.ts'
 
 const PAGE_SIZE = 10
 
-/** The "Browse" card: newest first, paged, filtered by type or tag; edit and forget in place. */
+/**
+ * The "Browse" card: newest first, paged, filtered by type, tag, tier, expiry or review flag;
+ * each row shows its tier and confidence; edit and forget in place.
+ */
 export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } {
   const list = byId<HTMLUListElement>('browse-list')
   const filter = byId<HTMLFormElement>('browse-filter')
@@ -18,15 +23,15 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
   let page = 0
   let editing = false
   let shown = ''
+  /** Set while the filter asks for expired memories only: every row shown is expired. */
+  let expiredOnly = false
+  addLifecycleControls(filter)
 
   async function refresh(): Promise<void> {
     if (editing) return
-    const data = new FormData(filter)
-    const options: ListOptions = { limit: PAGE_SIZE, cursor: cursors[page] }
-    const type = String(data.get('type') ?? '').trim()
-    const tag = String(data.get('tag') ?? '').trim()
-    if (type) options.type = type
-    if (tag) options.tag = tag
+    const filtered = browseFilter(new FormData(filter))
+    const options: ListOptions = { limit: PAGE_SIZE, cursor: cursors[page], ...filtered }
+    expiredOnly = filtered.expired === true
     try {
       const result = await ctx.memory.list(options)
       error.hidden = true
@@ -40,27 +45,42 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
       // page would reset a half-done action such as an armed Forget button.
       const signature = JSON.stringify([
         page,
+        expiredOnly,
         result.cursor,
-        result.items.map((m) => [m.id, m.updatedAt, m.confirmations]),
+        result.items.map((m) => [m.id, m.updatedAt, m.confirmations, m.needsReview, m.archivedAt]),
       ])
       if (signature === shown && list.childElementCount > 0) return
       shown = signature
       list.replaceChildren(
         ...(result.items.length > 0
           ? result.items.map(renderItem)
-          : [h('li', { class: 'empty', text: 'No memories yet.' })]),
+          : [
+              h('li', {
+                class: 'empty',
+                text:
+                  Object.keys(filtered).length > 0
+                    ? 'No memories match this filter.'
+                    : 'No memories yet.',
+              }),
+            ]),
       )
       prev.disabled = page === 0
       next.disabled = !result.cursor
       pageLabel.textContent = `Page ${page + 1}`
     } catch (failure) {
-      error.textContent = describeError(failure)
-      error.hidden = false
+      showFailure(error, failure)
     }
   }
 
   function renderItem(memory: Memory): HTMLLIElement {
-    const forget = h('button', { type: 'button', class: 'ghost danger', text: 'Forget' })
+    const forget = confirmButton(
+      FORGET,
+      async () => {
+        await ctx.memory.forget(memory.id)
+        ctx.changed()
+      },
+      (failure) => showFailure(error, failure),
+    )
     const edit = h('button', { type: 'button', class: 'ghost', text: 'Edit' })
     const item = h(
       'li',
@@ -70,6 +90,7 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
         'div',
         { class: 'memory-meta' },
         h('span', { class: 'chip chip-type', text: memory.type }),
+        ...lifecycleChips(memory, expiredOnly),
         ...memory.tags.map((tag) => h('span', { class: 'chip chip-tag', text: tag })),
         memory.flags.length > 0 && h('span', { class: 'chip chip-flag', text: 'flagged' }),
         h('span', {
@@ -81,93 +102,24 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
         forget,
       ),
     )
-    let armed: ReturnType<typeof setTimeout> | undefined
-    forget.addEventListener('click', async () => {
-      // Two clicks, no modal: the first arms the button for a few seconds.
-      if (!armed) {
-        forget.textContent = 'Really forget?'
-        armed = setTimeout(() => {
-          armed = undefined
-          forget.textContent = 'Forget'
-        }, 4000)
-        return
-      }
-      clearTimeout(armed)
-      try {
-        await busy(forget, () => ctx.memory.forget(memory.id))
-        ctx.changed()
-      } catch (failure) {
-        error.textContent = describeError(failure)
-        error.hidden = false
-      }
-    })
-    edit.addEventListener('click', () => item.replaceWith(renderEditor(memory)))
+    edit.addEventListener('click', () => item.replaceWith(openEditor(memory)))
     return item
   }
 
-  function renderEditor(memory: Memory): HTMLLIElement {
+  function openEditor(memory: Memory): HTMLLIElement {
     editing = true
-    const form = h(
-      'form',
-      { class: 'editor', novalidate: true },
-      h(
-        'label',
-        { class: 'field' },
-        h('span', { text: 'Text' }),
-        h('textarea', { name: 'text', rows: 3 }),
-        h('p', { class: 'field-error', 'data-error-for': 'text', hidden: true }),
-      ),
-      h(
-        'div',
-        { class: 'row' },
-        h(
-          'label',
-          { class: 'field' },
-          h('span', { text: 'Type' }),
-          h('input', { name: 'type', value: memory.type, list: 'type-options' }),
-          h('p', { class: 'field-error', 'data-error-for': 'type', hidden: true }),
-        ),
-        h(
-          'label',
-          { class: 'field grow' },
-          h('span', { text: 'Tags' }),
-          h('input', { name: 'tags', value: memory.tags.join(', ') }),
-          h('p', { class: 'field-error', 'data-error-for': 'tags', hidden: true }),
-        ),
-      ),
-      h('p', { class: 'field-error', 'data-error-for': 'form', hidden: true }),
-      h(
-        'div',
-        { class: 'actions' },
-        h('button', { type: 'submit', class: 'primary', text: 'Save' }),
-        h('button', { type: 'button', class: 'ghost', 'data-action': 'cancel', text: 'Cancel' }),
-      ),
-    )
-    const textarea = form.querySelector('textarea')!
-    textarea.value = memory.text
-    const done = (): void => {
-      editing = false
-      shown = ''
-      void refresh()
-    }
-    form.querySelector('[data-action="cancel"]')!.addEventListener('click', done)
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault()
-      clearErrors(form)
-      const data = new FormData(form)
-      try {
-        await ctx.memory.update(memory.id, {
-          text: String(data.get('text') ?? ''),
-          type: String(data.get('type') ?? '').trim() || memory.type,
-          tags: parseTags(String(data.get('tags') ?? '')),
-        })
-        done()
+    return renderEditor(
+      memory,
+      async (patch) => {
+        await ctx.memory.update(memory.id, patch)
         ctx.changed()
-      } catch (failure) {
-        showError(form, failure)
-      }
-    })
-    return h('li', { class: 'memory editing', 'data-id': memory.id }, form)
+      },
+      () => {
+        editing = false
+        shown = ''
+        void refresh()
+      },
+    )
   }
 
   filter.addEventListener('submit', (event) => {
@@ -187,4 +139,29 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
   })
   ctx.onChanged(() => void refresh())
   return { refresh }
+}
+
+/** Where a memory stands in its lifecycle: tier, confidence at write, review flag, expiry. */
+function lifecycleChips(memory: Memory, knownExpired: boolean): HTMLSpanElement[] {
+  const chips = [
+    h('span', { class: `chip chip-tier tier-${memory.tier}`, text: memory.tier }),
+    h('span', {
+      class: 'chip chip-confidence',
+      title: 'confidence at write; recall decays it by disuse and raises it by use',
+      text: `confidence ${memory.confidence.toFixed(2)}`,
+    }),
+  ]
+  if (memory.needsReview) chips.push(h('span', { class: 'chip chip-review', text: 'needs review' }))
+  // A memory past its tier's TTL has no `expiresAt`; only the filter knows it expired.
+  const expired = knownExpired || (memory.expiresAt !== undefined && memory.expiresAt <= Date.now())
+  if (memory.archivedAt !== undefined || expired) {
+    chips.push(
+      h('span', {
+        class: 'chip chip-expired',
+        title: 'past its TTL or expiry: review() removes it after the grace period',
+        text: memory.archivedAt !== undefined ? 'archived' : 'expired',
+      }),
+    )
+  }
+  return chips
 }

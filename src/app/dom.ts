@@ -60,3 +60,42 @@ export async function busy<T>(button: HTMLButtonElement, task: () => Promise<T>)
     button.disabled = false
   }
 }
+
+/** The labels of every Forget button. */
+export const FORGET = { label: 'Forget', confirm: 'Really forget?' } as const
+
+/**
+ * A button that asks twice, without a modal: the first click arms it (`confirm` label) for
+ * `armedMs`, the second runs `task` with the button disabled. A failure goes to `onError`.
+ *
+ * @example
+ * confirmButton(FORGET, () => memory.forget(id), show)
+ * // => <button class="ghost danger">Forget</button>
+ */
+export function confirmButton(
+  labels: { label: string; confirm: string; armedMs?: number },
+  task: () => Promise<void>,
+  onError: (failure: unknown) => void,
+): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'ghost danger', text: labels.label })
+  let armed: ReturnType<typeof setTimeout> | undefined
+  button.addEventListener('click', async () => {
+    if (!armed) {
+      button.textContent = labels.confirm
+      armed = setTimeout(() => {
+        armed = undefined
+        button.textContent = labels.label
+      }, labels.armedMs ?? 4000)
+      return
+    }
+    clearTimeout(armed)
+    armed = undefined
+    button.textContent = labels.label
+    try {
+      await busy(button, task)
+    } catch (failure) {
+      onError(failure)
+    }
+  })
+  return button
+}

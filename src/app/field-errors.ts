@@ -25,6 +25,12 @@ export function clearErrors(form: HTMLElement): void {
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid')
 }
 
+/** Shows an error that belongs to no field in a card's own message line. */
+export function showFailure(slot: HTMLElement, failure: unknown): void {
+  slot.textContent = describeError(failure)
+  slot.hidden = false
+}
+
 /** A sentence for a person: no `[CODE]` prefix, and no field name when shown beside the field. */
 export function describeError(error: unknown): string {
   if (error instanceof InvalidInputError) {

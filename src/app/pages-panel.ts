@@ -1,7 +1,7 @@
 import type { PageInfo, PageResult, RememberPageInput, StoredPage } from '../index.ts'
 import type { AppContext } from './context.ts'
-import { busy, byId, formatTime, h } from './dom.ts'
-import { clearErrors, describeError, showError } from './field-errors.ts'
+import { busy, byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
+import { clearErrors, showError, showFailure } from './field-errors.ts'
 import { type HighlightRange, highlighted } from './highlight-view.ts'
 
 /** Dispatched on `window` to show a page in the Pages card; `detail` is an {@link OpenPage}. */
@@ -113,36 +113,22 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
           : [h('li', { class: 'empty', text: 'No pages yet.' })]),
       )
     } catch (failure) {
-      error.textContent = describeError(failure)
-      error.hidden = false
+      showFailure(error, failure)
     }
   }
 
   function renderItem(page: PageInfo): HTMLLIElement {
     const open = h('button', { type: 'button', class: 'link page-open', text: page.title })
-    const forget = h('button', { type: 'button', class: 'ghost danger', text: 'Forget' })
-    let armed: ReturnType<typeof setTimeout> | undefined
-    open.addEventListener('click', () => void show({ pageId: page.pageId }))
-    forget.addEventListener('click', async () => {
-      // Two clicks, no modal, as in Browse.
-      if (!armed) {
-        forget.textContent = 'Really forget?'
-        armed = setTimeout(() => {
-          armed = undefined
-          forget.textContent = 'Forget'
-        }, 4000)
-        return
-      }
-      clearTimeout(armed)
-      try {
-        await busy(forget, () => ctx.memory.forgetPage(page.pageId))
+    const forget = confirmButton(
+      FORGET,
+      async () => {
+        await ctx.memory.forgetPage(page.pageId)
         ctx.changed()
         await refresh()
-      } catch (failure) {
-        error.textContent = describeError(failure)
-        error.hidden = false
-      }
-    })
+      },
+      (failure) => showFailure(error, failure),
+    )
+    open.addEventListener('click', () => void show({ pageId: page.pageId }))
     return h(
       'li',
       { class: 'page-item', 'data-page-id': page.pageId },
@@ -166,8 +152,7 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     try {
       page = await ctx.memory.getPage(target.pageId)
     } catch (failure) {
-      error.textContent = describeError(failure)
-      error.hidden = false
+      showFailure(error, failure)
       return
     }
     if (!page) {

@@ -1,9 +1,10 @@
 import type { Degraded, RecallHit, RecallMode, RecallResult } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
-import { clearErrors, showError } from './field-errors.ts'
+import { clearErrors, describeError, showError } from './field-errors.ts'
 import { highlightedHitText } from './highlight-view.ts'
 import { openPage } from './pages-panel.ts'
+import { addRelationChips } from './relation-chips.ts'
 
 /** Dispatched on `window` after a recall is shown; `detail` is the query. */
 export const RECALLED = 'engram:recalled'
@@ -18,7 +19,15 @@ const VIA_TITLES: Record<RecallHit['via'], string> = {
   recent: 'among the newest memories (the indexes were rebuilding)',
 }
 
-/** The "Recall" card: hybrid search with every hit's evidence and explanation. */
+const DEGRADED_WORDS: Record<Degraded, string> = {
+  'no-embedder': 'keyword-only: no embedding model is configured',
+  loading: 'keyword-only: the model is still loading',
+  failed: 'keyword-only: the model could not load',
+  reembedding: 'keyword-only: memories are being re-embedded for a new model',
+  recency: 'newest memories only: the indexes are being rebuilt',
+}
+
+/** The "Recall" card: hybrid search with every hit's evidence, explanation and relations. */
 export function mountRecallPanel(ctx: AppContext): void {
   const form = byId<HTMLFormElement>('recall-form')
   const list = byId<HTMLOListElement>('recall-results')
@@ -27,6 +36,12 @@ export function mountRecallPanel(ctx: AppContext): void {
   const query = form.elements.namedItem('query') as HTMLInputElement
   const mode = form.elements.namedItem('mode') as HTMLSelectElement
   const k = form.elements.namedItem('k') as HTMLInputElement
+  const expand = h('input', { type: 'checkbox', name: 'expand' })
+  submit.after(
+    h('label', { class: 'check', title: 'recall option expand: 1' }, expand, 'follow relations'),
+  )
+  /** Counts recalls, so relations loaded for an older one are not drawn over a newer one. */
+  let shownRecall = 0
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -36,24 +51,18 @@ export function mountRecallPanel(ctx: AppContext): void {
         ctx.memory.recall(query.value, {
           mode: mode.value as RecallMode,
           k: k.value === '' ? undefined : Number(k.value),
+          expand: expand.checked ? 1 : 0,
         }),
       )
       render(result)
       dispatchEvent(new CustomEvent(RECALLED, { detail: query.value }))
     } catch (error) {
+      shownRecall++
       list.replaceChildren()
       meta.textContent = ''
       showError(form, error)
     }
   })
-
-  const DEGRADED_WORDS: Record<Degraded, string> = {
-    'no-embedder': 'keyword-only: no embedding model is configured',
-    loading: 'keyword-only: the model is still loading',
-    failed: 'keyword-only: the model could not load',
-    reembedding: 'keyword-only: memories are being re-embedded for a new model',
-    recency: 'newest memories only: the indexes are being rebuilt',
-  }
 
   function render(result: RecallResult): void {
     const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
@@ -63,7 +72,14 @@ export function mountRecallPanel(ctx: AppContext): void {
       list.replaceChildren(h('li', { class: 'empty', text: 'Nothing recalled.' }))
       return
     }
-    list.replaceChildren(...result.hits.map(renderHit))
+    const items = result.hits.map(renderHit)
+    list.replaceChildren(...items)
+    const recall = ++shownRecall
+    addRelationChips(ctx.memory, result.hits, items, () => recall !== shownRecall).catch(
+      (failure: unknown) => {
+        if (recall === shownRecall) meta.append(` · relations not shown: ${describeError(failure)}`)
+      },
+    )
   }
 }
 

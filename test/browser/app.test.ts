@@ -5,23 +5,22 @@
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MemoryStats } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
-  type BrowserRig,
   inPage,
   openApp,
   ROOT,
   recallInUi,
   rememberInUi,
   screenshot,
-  startRig,
   uniqueMemory,
+  useRig,
   waitReady,
 } from './harness.ts'
 
-let rig: BrowserRig
+const rig = useRig()
 
 const FACTS: [string, string][] = [
   ["Priya is the owner's sister-in-law", 'family'],
@@ -32,10 +31,10 @@ const FACTS: [string, string][] = [
 ]
 
 async function seeded(label: string): Promise<{ page: Page; memory: string }> {
-  const context = await rig.newContext()
+  const context = await rig().newContext()
   const page = await context.newPage()
   const memory = uniqueMemory(label)
-  await openApp(page, rig.url({ memory, model: 'ngram' }))
+  await openApp(page, rig().url({ memory, model: 'ngram' }))
   for (const [text, tags] of FACTS) {
     expect(await rememberInUi(page, text, { tags })).toMatch(/Remembered/)
   }
@@ -43,14 +42,6 @@ async function seeded(label: string): Promise<{ page: Page; memory: string }> {
 }
 
 describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
-  beforeAll(async () => {
-    rig = await startRig()
-  })
-
-  afterAll(async () => {
-    await rig?.close()
-  })
-
   it('remembers facts and recalls them through the worker with explanations', async () => {
     const { page } = await seeded('recall')
     expect(await rememberInUi(page, "priya is the owner's sister-in-law")).toMatch(/Already known/)
@@ -89,6 +80,152 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
     await screenshot(page, 'browse')
   })
 
+  it('filters Browse by tier, expiry and the review flag, each row showing its tier and confidence', async () => {
+    const { page } = await seeded('lifecycle-filters')
+    await inPage(
+      page,
+      `await memory.remember('Fixed the boiler pressure this morning', { type: 'log' })
+      const list = await memory.list()
+      const byText = (start) => list.items.find((m) => m.text.startsWith(start)).id
+      await memory.feedback(byText('Standup moved'), 'outdated')
+      await memory.feedback(byText('The owner prefers'), 'wrong')`,
+    )
+    const rows = page.locator('#browse-list .memory')
+    const filterBy = async (fields: { tier?: string; expired?: string; needsReview?: boolean }) => {
+      await page.selectOption('#browse-filter [name="tier"]', fields.tier ?? '')
+      await page.selectOption('#browse-filter [name="expired"]', fields.expired ?? '')
+      await page.setChecked('#browse-filter [name="needsReview"]', fields.needsReview ?? false)
+      await page.click('#browse-filter button[type="submit"]')
+    }
+
+    await filterBy({ tier: 'episodic' })
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(1)
+    expect(await rows.locator('.memory-text').textContent()).toBe(
+      'Fixed the boiler pressure this morning',
+    )
+    expect(await rows.locator('.chip-tier').textContent()).toBe('episodic')
+    expect(await rows.locator('.chip-confidence').textContent()).toMatch(/^confidence 0\.\d\d$/)
+
+    await filterBy({ needsReview: true })
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(1)
+    expect(await rows.locator('.memory-text').textContent()).toMatch(/^The owner prefers metric/)
+    expect(await rows.locator('.chip-review').textContent()).toBe('needs review')
+
+    await filterBy({ expired: 'expired' })
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(1)
+    expect(await rows.locator('.memory-text').textContent()).toBe(
+      'Standup moved to 9:30 on Tuesdays',
+    )
+    expect(await rows.locator('.chip-expired').textContent()).toBe('expired')
+
+    await filterBy({ expired: 'live', tier: 'semantic' })
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(FACTS.length - 1)
+    expect(await rows.locator('.chip-tier').allTextContents()).toEqual(
+      Array(FACTS.length - 1).fill('semantic'),
+    )
+    expect(await page.locator('#browse-list .chip-expired').count()).toBe(0)
+    await screenshot(page, 'browse-filters')
+  })
+
+  it('shows a hit its relations as chips, marks a contradiction and the edge expand followed', async () => {
+    const { page } = await seeded('relations')
+    await inPage(
+      page,
+      `const lisbon = await memory.remember('The office is in Lisbon')
+      const porto = await memory.remember('The office is in Porto since March')
+      const badge = await memory.remember('Visitors collect a blue badge at reception')
+      await memory.relate(porto.id, lisbon.id, 'contradicts')
+      await memory.relate(badge.id, porto.id, 'related_to')`,
+    )
+    await page.selectOption('#recall-form [name="mode"]', 'keyword')
+    await page.check('#recall-form [name="expand"]')
+    const hits = await recallInUi(page, 'office')
+    expect(hits.map((hit) => hit.via)).toEqual(['kw', 'kw', 'rel'])
+    expect(hits[2]?.text).toBe('Visitors collect a blue badge at reception')
+    await page.waitForSelector('#recall-results .chip-relation')
+
+    // A hit by its own text: a chip of another hit may quote it.
+    const hitOf = (text: string) =>
+      page
+        .locator('#recall-results .hit')
+        .filter({ has: page.locator('.hit-text', { hasText: new RegExp(`^${text}$`) }) })
+    const porto = hitOf('The office is in Porto since March')
+    const contradiction = porto.locator('.chip-relation[data-kind="contradicts"]')
+    expect(await contradiction.textContent()).toBe('contradicts The office is in Lisbon')
+    expect(await porto.getAttribute('class')).toMatch(/\bhit-contradicted\b/)
+    expect(await porto.locator('.chip-contradiction').textContent()).toBe('contradiction')
+    expect(await porto.locator('.chip-relation[data-kind="related_to"]').textContent()).toBe(
+      'related to Visitors collect a blue badge at reception',
+    )
+    const lisbon = hitOf('The office is in Lisbon')
+    expect(await lisbon.locator('.chip-contradiction').count()).toBe(1)
+
+    const badge = page.locator('#recall-results .hit').nth(2)
+    const followed = badge.locator('.relation-expanded')
+    expect(await followed.count()).toBe(1)
+    const portoRank = (await porto.locator('.hit-rank').textContent()) ?? ''
+    expect(await followed.textContent()).toBe(
+      `from ${portoRank}related to The office is in Porto since March`,
+    )
+    expect(await badge.locator('.chip-contradiction').count()).toBe(0)
+    await screenshot(page, 'relations')
+  })
+
+  it('runs a review from the Browse card and shows its report, each action opening to the memories touched', async () => {
+    const { page } = await seeded('review')
+    await inPage(
+      page,
+      `await memory.remember('A passing thought about kites', { confidence: 0.1 })
+      const list = await memory.list()
+      await memory.feedback(list.items.find((m) => m.text.startsWith('Standup')).id, 'outdated')`,
+    )
+    // busy() disables the button before the click handler first awaits.
+    expect(
+      await page.evaluate(() => {
+        const button = document.querySelector<HTMLButtonElement>('#review-button')!
+        button.click()
+        return button.disabled
+      }),
+    ).toBe(true)
+    await page.waitForSelector(
+      '#review-report[data-state="done"], #review-report[data-state="failed"]',
+    )
+    expect(await page.isVisible('#review-error')).toBe(false)
+    expect(await page.isEnabled('#review-button')).toBe(true)
+    expect(await page.textContent('#review-report .review-summary')).toMatch(
+      new RegExp(`^Reviewed ${FACTS.length + 1} memories in \\d+ ms · 2 changes`),
+    )
+    const section = (action: string) =>
+      page.locator(`#review-report .review-section[data-action="${action}"]`)
+    expect(await section('removed').textContent()).toBe('0 removed for good')
+    expect(await section('archived').locator('summary').textContent()).toBe(
+      '1 archived (expired, kept for the grace period)',
+    )
+    expect(await section('archived').locator('.review-lines').isVisible()).toBe(false)
+    await section('archived').locator('summary').click()
+    expect(await section('archived').locator('.review-lines').textContent()).toBe(
+      'Standup moved to 9:30 on Tuesdays',
+    )
+    await section('flagged').locator('summary').click()
+    expect(await section('flagged').locator('.review-lines').textContent()).toBe(
+      'A passing thought about kites',
+    )
+    await screenshot(page, 'review')
+
+    await page.setChecked('#browse-filter [name="needsReview"]', true)
+    await page.click('#browse-filter button[type="submit"]')
+    const rows = page.locator('#browse-list .memory')
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(1)
+    expect(await rows.locator('.memory-text').textContent()).toBe('A passing thought about kites')
+
+    // With the memory closed the review fails, and says why beside the button.
+    await inPage(page, 'await memory.close()')
+    await page.click('#review-button')
+    await page.waitForSelector('#review-report[data-state="failed"]')
+    expect(await page.isVisible('#review-error')).toBe(true)
+    expect(await page.textContent('#review-error')).toMatch(/closed/i)
+  })
+
   it('restores its indexes from a snapshot after a reload, and recall still works', async () => {
     const { page } = await seeded('reload')
     // close() writes a snapshot, as leaving the page does.
@@ -111,9 +248,9 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
   })
 
   it('shows typed errors as readable messages next to the field at fault', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const page = await context.newPage()
-    await openApp(page, rig.url({ memory: uniqueMemory('errors'), model: 'ngram' }))
+    await openApp(page, rig().url({ memory: uniqueMemory('errors'), model: 'ngram' }))
 
     await rememberInUi(page, '   ')
     const textError = page.locator('#remember-form [data-error-for="text"]')
@@ -178,9 +315,9 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
   })
 
   it('reports the line of a failed import and stores nothing from its batch', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const page = await context.newPage()
-    await openApp(page, rig.url({ memory: uniqueMemory('import'), model: 'ngram' }))
+    await openApp(page, rig().url({ memory: uniqueMemory('import'), model: 'ngram' }))
     const bad = '{"text":"first imported fact"}\n{"text":"second imported fact"}\n{"text": 42}\n'
     await page.setInputFiles('#import-form [name="file"]', {
       name: 'bad.jsonl',
@@ -216,9 +353,9 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
   })
 
   it('shows storage use and asks for persistent storage from the page', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const page = await context.newPage()
-    await openApp(page, rig.url({ memory: uniqueMemory('storage'), model: 'ngram' }))
+    await openApp(page, rig().url({ memory: uniqueMemory('storage'), model: 'ngram' }))
     await page.waitForFunction(() =>
       /used of/.test(document.querySelector('#storage-text')?.textContent ?? ''),
     )

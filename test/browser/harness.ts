@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect } from 'vitest'
 import { chromiumPath, launchChromium } from '../../scripts/chromium.ts'
 import { ensureModel } from '../../scripts/make-models.ts'
 import {
@@ -138,6 +139,24 @@ export async function startRig(
   }
 }
 
+/**
+ * Starts a rig before a test file's tests and closes it after them (nothing when
+ * `ENGRAM_SKIP_BROWSER` is set). Call it once at the top of the file; the getter gives the rig.
+ */
+export function useRig(...options: Parameters<typeof startRig>): () => BrowserRig {
+  let rig: BrowserRig | undefined
+  beforeAll(async () => {
+    if (BROWSER_TESTS) rig = await startRig(...options)
+  })
+  afterAll(async () => {
+    await rig?.close()
+  })
+  return () => {
+    if (!rig) throw new Error('useRig(): the rig has not started (is ENGRAM_SKIP_BROWSER set?)')
+    return rig
+  }
+}
+
 /** Opens the app and waits until its memory is open (or it shows why not). */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.goto(url)
@@ -149,6 +168,37 @@ export async function waitReady(page: Page): Promise<void> {
   const state = await page.getAttribute('body', 'data-ready')
   if (state !== 'true')
     throw new Error(`the app failed to open: ${await page.textContent('#fatal')}`)
+}
+
+/** Waits until the Model card settles and expects it ready (a failed load fails the test). */
+export async function modelReady(page: Page, timeout = 30_000): Promise<void> {
+  await page.waitForSelector(
+    '#model-state[data-state="ready"], #model-state[data-state="failed"]',
+    { timeout },
+  )
+  expect(await page.textContent('#model-state')).toBe('ready')
+}
+
+/**
+ * Takes the app offline: waits until the service worker controls the page (installed and
+ * activated, so its precache is complete), runs `whileOnline` (a last online visit, checks of
+ * what was fetched), stops the server, then reloads the page from the cache with its model
+ * ready. Returns how many requests the server had served, for checking none came after.
+ */
+export async function goOffline(
+  rig: BrowserRig,
+  page: Page,
+  options: { timeout?: number; whileOnline?: () => Promise<void> } = {},
+): Promise<number> {
+  const timeout = options.timeout ?? 30_000
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout })
+  await options.whileOnline?.()
+  await rig.server.close()
+  const served = rig.server.requests.length
+  await page.reload()
+  await waitReady(page)
+  await modelReady(page, timeout)
+  return served
 }
 
 /** Types a fact into the Remember card and waits for its outcome line. */

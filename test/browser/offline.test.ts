@@ -3,54 +3,36 @@
  * and ONNX Runtime, and the model is cached; with the server stopped, a reload and a fresh tab
  * both open, remember and recall with the real model. No request ever leaves the origin.
  */
-import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MemoryStats } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
-  type BrowserRig,
+  goOffline,
   inPage,
+  modelReady,
   openApp,
   recallInUi,
   rememberInUi,
   screenshot,
-  startRig,
   uniqueMemory,
+  useRig,
   waitReady,
 } from './harness.ts'
 
-let rig: BrowserRig
-
-async function modelReady(page: Page): Promise<void> {
-  await page.waitForSelector(
-    '#model-state[data-state="ready"], #model-state[data-state="failed"]',
-    {
-      timeout: 30_000,
-    },
-  )
-  expect(await page.textContent('#model-state')).toBe('ready')
-}
+const rig = useRig()
 
 describe.skipIf(!BROWSER_TESTS)('offline', { timeout: 90_000 }, () => {
-  beforeAll(async () => {
-    rig = await startRig()
-  })
-
-  afterAll(async () => {
-    await rig?.close()
-  })
-
   it('reloads, opens in a fresh tab, remembers and recalls with the server stopped', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const foreign: string[] = []
     context.on('request', (request) => {
       const url = request.url()
-      if (!url.startsWith(rig.server.url) && !/^(data|blob|chrome-extension):/.test(url)) {
+      if (!url.startsWith(rig().server.url) && !/^(data|blob|chrome-extension):/.test(url)) {
         foreign.push(url)
       }
     })
     const page = await context.newPage()
-    const url = rig.url({
+    const url = rig().url({
       memory: uniqueMemory('offline'),
       model: 'engram-test/tiny',
       device: 'wasm',
@@ -60,21 +42,15 @@ describe.skipIf(!BROWSER_TESTS)('offline', { timeout: 90_000 }, () => {
     expect(await rememberInUi(page, 'The spare key is under the blue flowerpot')).toMatch(
       /Remembered/,
     )
-    // Installed, activated and in control: the precache (shell, worker, ORT wasm) is complete.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
-      timeout: 30_000,
+    // In control, the precache (shell, worker, ORT wasm) is complete.
+    const served = await goOffline(rig(), page, {
+      // A second online visit, now through the service worker, caches the model files too.
+      whileOnline: async () => {
+        await page.reload()
+        await waitReady(page)
+        await modelReady(page)
+      },
     })
-    // A second online visit, now through the service worker, caches the model files too.
-    await page.reload()
-    await waitReady(page)
-    await modelReady(page)
-
-    await rig.server.close()
-    const served = rig.server.requests.length
-
-    await page.reload()
-    await waitReady(page)
-    await modelReady(page)
     expect(await page.textContent('#offline-badge')).toMatch(/works offline/)
     expect(await rememberInUi(page, 'The wifi password is on the fridge')).toMatch(/Remembered/)
     const hits = await recallInUi(page, 'where is the spare key')
@@ -91,7 +67,7 @@ describe.skipIf(!BROWSER_TESTS)('offline', { timeout: 90_000 }, () => {
     expect(['vec', 'both']).toContain(again[0]?.via)
     await screenshot(fresh, 'offline')
 
-    expect(rig.server.requests.length).toBe(served)
+    expect(rig().server.requests.length).toBe(served)
     expect(foreign).toEqual([])
   })
 })

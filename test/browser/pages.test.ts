@@ -3,20 +3,19 @@
  * finds its passage with the page's title, headings and `<mark>`ed matches, the page view opens
  * at that chunk, markup in the page stays text, and Forget empties the list.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PageInfo, StoredPage } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
-  type BrowserRig,
   inPage,
   openApp,
   recallInUi,
   screenshot,
-  startRig,
   uniqueMemory,
+  useRig,
 } from './harness.ts'
 
-let rig: BrowserRig
+const rig = useRig()
 
 /** Three sections, so three chunks; the markup must never become an element. */
 const GUIDE = `# Service guide
@@ -40,23 +39,15 @@ export function auth_handler(request: Request): boolean {
 `
 
 describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
-  beforeAll(async () => {
-    rig = await startRig()
-  })
-
-  afterAll(async () => {
-    await rig?.close()
-  })
-
   it('imports a Markdown file, recalls its passage with highlights, opens it and forgets it', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const page = await context.newPage()
     const dialogs: string[] = []
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.message())
       void dialog.dismiss()
     })
-    await openApp(page, rig.url({ memory: uniqueMemory('pages'), model: 'ngram' }))
+    await openApp(page, rig().url({ memory: uniqueMemory('pages'), model: 'ngram' }))
     await page.waitForSelector('#pages-list .empty')
 
     await page.setInputFiles('#page-form [name="file"]', {
@@ -110,13 +101,13 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     expect(await page.isHidden('#page-view')).toBe(true)
     expect(await inPage<PageInfo[]>(page, 'return memory.listPages()')).toEqual([])
     expect(dialogs).toEqual([])
-    expect(rig.pageErrors).toEqual([])
+    expect(rig().pageErrors).toEqual([])
   })
 
   it('adds a pasted page under its title, and an HTML file as text under its file name', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const page = await context.newPage()
-    await openApp(page, rig.url({ memory: uniqueMemory('pages-paste'), model: 'ngram' }))
+    await openApp(page, rig().url({ memory: uniqueMemory('pages-paste'), model: 'ngram' }))
     await page.fill('#page-form [name="title"]', 'Release notes')
     await page.fill('#page-form [name="text"]', '# v2\n\nThe sync_worker retries three times.')
     await page.click('#page-form button[type="submit"]')
@@ -144,6 +135,6 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
       '# FAQ\n\nReset with `--reset`. a diagram',
     )
     expect(await page.locator('#page-view img, #page-view script, #page-view code').count()).toBe(0)
-    expect(rig.pageErrors).toEqual([])
+    expect(rig().pageErrors).toEqual([])
   })
 })

@@ -3,29 +3,20 @@
  * aborted, the weights and TF.js' wasm come from the app itself; after the service worker has
  * precached them and the server is stopped, a reload still finds a paraphrase by meaning alone.
  */
-import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { MemoryStats, RecallResult } from '../../src/core/types.ts'
 import { USE_LITE_MODEL } from '../../src/embedder/model-table.ts'
 import {
   BROWSER_TESTS,
-  type BrowserRig,
+  goOffline,
   inPage,
+  modelReady,
   openApp,
-  startRig,
   uniqueMemory,
-  waitReady,
+  useRig,
 } from './harness.ts'
 
-let rig: BrowserRig
-
-async function modelReady(page: Page): Promise<void> {
-  await page.waitForSelector(
-    '#model-state[data-state="ready"], #model-state[data-state="failed"]',
-    { timeout: 60_000 },
-  )
-  expect(await page.textContent('#model-state')).toBe('ready')
-}
+const rig = useRig()
 
 const FACTS = [
   "The owner's wife is Priya",
@@ -36,18 +27,10 @@ const FACTS = [
 ]
 
 describe.skipIf(!BROWSER_TESTS)('USE-lite offline', { timeout: 180_000 }, () => {
-  beforeAll(async () => {
-    rig = await startRig()
-  })
-
-  afterAll(async () => {
-    await rig?.close()
-  })
-
   it('recalls a paraphrase by meaning with the server stopped and no other origin', async () => {
-    const context = await rig.newContext()
+    const context = await rig().newContext()
     const foreign: string[] = []
-    const origin = new URL(rig.server.url).origin
+    const origin = new URL(rig().server.url).origin
     // No Hugging Face hub, no CDN: anything not for the app's own origin fails.
     await context.route('**/*', (route) => {
       const url = route.request().url()
@@ -56,29 +39,24 @@ describe.skipIf(!BROWSER_TESTS)('USE-lite offline', { timeout: 180_000 }, () => 
       return route.abort('internetdisconnected')
     })
     const page = await context.newPage()
-    const url = rig.url({ memory: uniqueMemory('use-offline'), model: 'use' })
+    const url = rig().url({ memory: uniqueMemory('use-offline'), model: 'use' })
     await openApp(page, url)
-    await modelReady(page)
+    await modelReady(page, 60_000)
     expect(await page.textContent('#model-name')).toBe(USE_LITE_MODEL)
     for (const text of FACTS) {
       await inPage(page, `return memory.remember(${JSON.stringify(text)})`)
     }
-    // In control means installed and activated: the precache, weights included, is complete.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+    // In control, the precache, weights included, is complete.
+    const served = await goOffline(rig(), page, {
       timeout: 60_000,
+      whileOnline: async () => {
+        const requested = rig().server.requests
+        expect(requested).toContain(`/models/${USE_LITE_MODEL}/group1-shard7of7`)
+        expect(requested.some((path) => /^\/tfjs\/tfjs-backend-wasm[\w-]*\.wasm$/.test(path))).toBe(
+          true,
+        )
+      },
     })
-    const requested = rig.server.requests
-    expect(requested).toContain(`/models/${USE_LITE_MODEL}/group1-shard7of7`)
-    expect(requested.some((path) => /^\/tfjs\/tfjs-backend-wasm[\w-]*\.wasm$/.test(path))).toBe(
-      true,
-    )
-
-    await rig.server.close()
-    const served = rig.server.requests.length
-
-    await page.reload()
-    await waitReady(page)
-    await modelReady(page)
     const result = await inPage<RecallResult>(
       page,
       `return memory.recall("Who is the owner's spouse?", { mode: 'semantic', k: 3 })`,
@@ -89,7 +67,7 @@ describe.skipIf(!BROWSER_TESTS)('USE-lite offline', { timeout: 180_000 }, () => 
     expect(stats.embedder).toMatchObject({ model: USE_LITE_MODEL, state: 'ready', dims: 512 })
     expect(stats.vectors).toBe(FACTS.length)
 
-    expect(rig.server.requests.length).toBe(served)
+    expect(rig().server.requests.length).toBe(served)
     expect(foreign).toEqual([])
   })
 })
