@@ -3,7 +3,7 @@
  * to it. Draws texts from a corpus of short first-person facts (MSC persona facts in
  * `../shared/eval/msc`, else this folder's personal sets), embeds them, and reports the cosine
  * distribution of random pairs and of the dev queries against random facts. The mean and spread
- * become `ModelCalibration.unrelated` (src/core/adaptive-fusion.ts).
+ * become `ModelCalibration.unrelated`, kept with the model (src/embedder/model-table.ts).
  *
  *   npx tsx scripts/eval/calibrate.ts --embedder use [--texts 1500] [--pairs 20000] [--json]
  */

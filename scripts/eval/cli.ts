@@ -6,6 +6,12 @@
  *     [--mode all|baseline|keyword|semantic|hybrid[,…]] [--embedder ngram|use|tiny|MODEL_ID|DIR]
  *     [--split all|tune|holdout] [--no-cache] [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
  *     [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]
+ *     [--floor on|off|JSON] [--nonsense tune|holdout]
+ *
+ * `--floor` sets `RecallOptions.floor` (default on, the engine's bars; a JSON object overrides
+ * bars). `--nonsense` asks each store the off-topic queries of `data/nonsense-queries.json`
+ * (even positions tune, odd held out) instead of its own questions: what matters there is the
+ * floor line, the share of queries left with no hit.
  *
  * `--embedder use` is the Universal Sentence Encoder lite (src/embedder/use-embedder.ts), from
  * node_modules. Real models' vectors are cached per text under `.scratch/embed-cache/`
@@ -17,8 +23,10 @@
  * (adversarial) is scored and shown apart, never counted in `overall`.
  */
 import { parseArgs } from 'node:util'
+import type { RecallOptions } from '../../src/core/types.ts'
 import {
   DEFAULT_LOCOMO_SHAPE,
+  type EvalSet,
   type LocomoShape,
   loadDataset,
   type Split,
@@ -26,13 +34,15 @@ import {
   type Unit,
 } from './datasets.ts'
 import { makeEmbedder } from './embedders.ts'
+import { nonsenseQueries } from './lab-data.ts'
 import { METRICS } from './metrics.ts'
 import { ALL_MODES, type EvalMode, type EvalReport, runEvaluation } from './run.ts'
 
 const USAGE = `usage: npm run eval -- --dataset PATH [--unit turns|observations]
   [--mode all|baseline|keyword|semantic|hybrid[,...]] [--embedder ngram|use|tiny|MODEL_ID|DIR]
   [--split all|tune|holdout] [--no-cache] [--models-dir DIR] [--json] [--keyword JSON] [--retrieval JSON] [--weights JSON]
-  [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]`
+  [--speaker text|tag|alias|text+tag] [--dates meta|tags|text] [--captions] [--trace TEXT]
+  [--floor on|off|JSON] [--nonsense tune|holdout]`
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`)
@@ -82,6 +92,14 @@ function printReport(report: EvalReport, modes: readonly EvalMode[]): void {
     const r = report.modes[mode]!.overall
     out.push(`${pad(mode, 10)}${METRICS.map((m) => pad(rate(r[m]), 8)).join('')}`)
   }
+  out.push('', 'relevance floor: hits dropped from a top 10, questions left with no hit')
+  for (const mode of modes) {
+    const f = report.floor[mode as keyof EvalReport['floor']]
+    if (!f || f.questions === 0) continue
+    const perQuestion = (f.filtered / f.questions).toFixed(2)
+    const empty = `${f.empty} of ${f.questions} (${((100 * f.empty) / f.questions).toFixed(0)} %)`
+    out.push(`${pad(mode, 10)}filtered ${f.filtered} (${perQuestion} per question), empty ${empty}`)
+  }
   out.push('', `by kind: hit@5 / MRR`)
   out.push(`${pad('kind', 14)}${pad('n', 6)}${modes.map((m) => pad(m, 14)).join('')}`)
   for (const [kind, n] of Object.entries(report.kinds)) {
@@ -93,6 +111,27 @@ function printReport(report: EvalReport, modes: readonly EvalMode[]): void {
     out.push(`${pad(label, 14)}${pad(String(n), 6)}${cells.join('')}`)
   }
   process.stdout.write(`${out.join('\n')}\n`)
+}
+
+function floorOption(value: string): RecallOptions['floor'] | undefined {
+  if (value === 'on') return undefined
+  if (value === 'off') return false
+  return json(value, 'floor')
+}
+
+/** Each store asked the off-topic queries of one half instead of its own questions. */
+function askNonsense(set: EvalSet, half: 'tune' | 'holdout'): EvalSet {
+  const queries = nonsenseQueries(half)
+  return {
+    ...set,
+    name: `${set.name} × nonsense (${half})`,
+    skipped: {},
+    apart: [],
+    stores: set.stores.map((store) => ({
+      ...store,
+      questions: queries.map((query) => ({ query, relevant: [], kind: 'nonsense' })),
+    })),
+  }
 }
 
 async function main(): Promise<void> {
@@ -113,6 +152,8 @@ async function main(): Promise<void> {
       dates: { type: 'string', default: DEFAULT_LOCOMO_SHAPE.dates },
       captions: { type: 'boolean', default: false },
       trace: { type: 'string' },
+      floor: { type: 'string', default: 'on' },
+      nonsense: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -134,7 +175,11 @@ async function main(): Promise<void> {
   }
   const started = performance.now()
   const split = oneOf<Split>(values.split, ['all', 'tune', 'holdout'], 'split')
-  const set = splitSet(loadDataset(values.dataset, unit, shape), split)
+  const loaded = splitSet(loadDataset(values.dataset, unit, shape), split)
+  const set = values.nonsense
+    ? askNonsense(loaded, oneOf(values.nonsense, ['tune', 'holdout'] as const, 'nonsense'))
+    : loaded
+  const floor = floorOption(values.floor)
   const needsVectors = modes.some((m) => m === 'semantic' || m === 'hybrid')
   const embedder = needsVectors
     ? await makeEmbedder(values.embedder, values['models-dir'], !values['no-cache'])
@@ -148,6 +193,7 @@ async function main(): Promise<void> {
     ...(keyword ? { keyword } : {}),
     ...(retrieval ? { retrieval } : {}),
     ...(weights ? { weights } : {}),
+    ...(floor !== undefined ? { floor } : {}),
     ...(values.trace !== undefined ? { trace: values.trace } : {}),
     log: (line) => process.stderr.write(`${line}\n`),
   })

@@ -8,14 +8,13 @@
  *   npx tsx scripts/eval/floor-lab.ts [--holdout] [--query-coverage C --query-lift Z --hit-lift H]
  */
 import { parseArgs } from 'node:util'
-import { calibrationFor } from '../../src/core/adaptive-fusion.ts'
 import {
   applyFloor,
   DEFAULT_FLOOR_POLICY,
   type FloorPolicy,
   type HitEvidence,
 } from '../../src/core/relevance-floor.ts'
-import { adaptiveFusion, MODEL_OF } from './fusions.ts'
+import { adaptiveFusion, labCalibration, MODEL_OF } from './fusions.ts'
 import { LAB_SETS, labSet, nonsenseSet } from './lab-data.ts'
 import type { CollectedSet, QueryLists } from './lists.ts'
 import { type Metrics, mean, scoreQuestion } from './metrics.ts'
@@ -53,7 +52,7 @@ export function realOutcome(
   embedder: string,
   policy: FloorPolicy | null,
 ): FloorOutcome {
-  const calibration = calibrationFor(MODEL_OF[embedder])
+  const calibration = labCalibration(MODEL_OF[embedder]!)
   const scores: Metrics[] = []
   let droppedRelevant = 0
   let lostQuestions = 0
@@ -101,7 +100,7 @@ export function nonsenseOutcome(
   embedder: string,
   policy: FloorPolicy | null,
 ): { keptPerQuery: number; empty: number; queries: number } {
-  const calibration = calibrationFor(MODEL_OF[embedder])
+  const calibration = labCalibration(MODEL_OF[embedder]!)
   let kept = 0
   let empty = 0
   let n = 0

@@ -5,18 +5,26 @@
 import {
   type AdaptivePolicy,
   adaptiveShares,
-  calibrationFor,
   DEFAULT_ADAPTIVE_POLICY,
+  type ModelCalibration,
   type QueryEvidence,
 } from '../../src/core/adaptive-fusion.ts'
 import { combine, fuse, type RankedList } from '../../src/core/fusion.ts'
+import { calibrationFor, NGRAM_MODEL, USE_LITE_MODEL } from '../../src/embedder/model-table.ts'
 import { type Fusion, recallLists } from './fusion-lab.ts'
 import type { QueryLists } from './lists.ts'
 
 /** Model ids of the lab's embedder names. */
 export const MODEL_OF: Record<string, string> = {
-  ngram: 'engram/ngram-hash',
-  use: 'google/universal-sentence-encoder-lite',
+  ngram: NGRAM_MODEL,
+  use: USE_LITE_MODEL,
+}
+
+/** The model table's calibration of a lab model; the lab runs calibrated models only. */
+export function labCalibration(model: string): Readonly<ModelCalibration> {
+  const calibration = calibrationFor(model)
+  if (!calibration) throw new Error(`${model} has no calibration in the model table`)
+  return calibration
 }
 
 /** The evidence recall would measure for this question. */
@@ -53,7 +61,7 @@ export function adaptiveFusion(
   return (q, _store, embedder) => {
     const { lists, cosine } = listsOf(q)
     const model = MODEL_OF[embedder]!
-    const base = calibrationFor(model)
+    const base = labCalibration(model)
     const calibration =
       vectorShares[model] === undefined ? base : { ...base, vectorShare: vectorShares[model]! }
     const decision = adaptiveShares(evidenceOf(q), calibration, policy)

@@ -29,6 +29,8 @@ export interface RunOptions {
   keyword?: Partial<KeywordIndexOptions>
   retrieval?: Partial<RetrievalOptions>
   weights?: RecallOptions['weights']
+  /** The relevance floor for every recall (`RecallOptions.floor`). @default the engine's */
+  floor?: RecallOptions['floor']
   /** Print the top hits with explanations of every question containing this text. */
   trace?: string
   /** Progress and traces; stderr in the CLI. */
@@ -55,6 +57,19 @@ export interface EvalReport {
   flagged: number
   seconds: { load: number; recall: number }
   modes: Partial<Record<EvalMode, ModeReport>>
+  /** Per engine mode, over the questions counted in `overall`: what the relevance floor did. */
+  floor: Partial<Record<RecallMode, FloorTally>>
+}
+
+/** What the relevance floor did over a mode's questions. */
+export interface FloorTally {
+  questions: number
+  /** Sum of `RecallResult.filtered`: hits the floor took out of a top 10. */
+  filtered: number
+  /** Questions left with no hit at all. */
+  empty: number
+  /** Sum of hits returned (at most 10 a question). */
+  returned: number
 }
 
 /** Memoises query vectors: semantic and hybrid ask for the same question. */
@@ -87,6 +102,13 @@ class QueryCache implements Embedder {
     }
     return texts.map((t) => this.#cache.get(t)!)
   }
+}
+
+function tallyFloor(tally: FloorTally, filtered: number, hits: number): void {
+  tally.questions++
+  tally.filtered += filtered
+  tally.returned += hits
+  if (hits === 0) tally.empty++
 }
 
 function toRememberItem(item: EvalItem): RememberItem {
@@ -132,6 +154,9 @@ export async function runEvaluation(set: EvalSet, options: RunOptions): Promise<
     flagged: 0,
     seconds: { load: 0, recall: 0 },
     modes: {},
+    floor: Object.fromEntries(
+      engineModes.map((m) => [m, { questions: 0, filtered: 0, empty: 0, returned: 0 }]),
+    ),
   }
 
   for (const store of set.stores) {
@@ -197,8 +222,10 @@ export async function runEvaluation(set: EvalSet, options: RunOptions): Promise<
               // answer depend on the ones before it.
               boosts: false,
               ...(options.weights ? { weights: options.weights } : {}),
+              ...(options.floor !== undefined ? { floor: options.floor } : {}),
             })
             ids = result.hits.map((h) => h.id)
+            if (!apart) tallyFloor(report.floor[mode]!, result.filtered, ids.length)
             if (tracing) {
               log(`${store.name} [${mode}] ${question.query}  relevant: ${question.relevant}`)
               for (const h of result.hits) {

@@ -12,12 +12,11 @@ import { parseArgs } from 'node:util'
 import {
   type AdaptivePolicy,
   adaptiveShares,
-  calibrationFor,
   DEFAULT_ADAPTIVE_POLICY,
 } from '../../src/core/adaptive-fusion.ts'
 import { smoothTies } from '../../src/core/fusion.ts'
 import { recallLists, scoreFusion } from './fusion-lab.ts'
-import { adaptiveFusion, evidenceOf, MODEL_OF } from './fusions.ts'
+import { adaptiveFusion, evidenceOf, labCalibration, MODEL_OF } from './fusions.ts'
 import { LAB_SETS, labSet } from './lab-data.ts'
 import type { CollectedSet } from './lists.ts'
 
@@ -117,7 +116,7 @@ function evaluate(
   policy: AdaptivePolicy,
   vectorShare?: number,
 ): Triple {
-  const base = calibrationFor(model)
+  const base = labCalibration(model)
   const calibration = vectorShare === undefined ? base : { ...base, vectorShare }
   let h1 = 0
   let h5 = 0

@@ -9,8 +9,9 @@ import type { CombineOptions } from './fusion.ts'
 
 /**
  * What one embedding model's cosines mean, measured once per model (scripts/eval/calibrate.ts)
- * and kept with the model (the model table): fusion and the relevance floor read cosines
- * against it rather than against absolute numbers that differ from model to model.
+ * and kept with the model (`calibration` in the model table, `src/embedder/model-table.ts`):
+ * fusion, the relevance floor and near dedup read cosines against it rather than against
+ * absolute numbers that differ from model to model. This module holds only the maths.
  */
 export interface ModelCalibration {
   /**
@@ -30,43 +31,6 @@ export interface ModelCalibration {
    * this model's cosines know that BM25 does not. Set on the tuning sets (docs/quality.md). >= 0.
    */
   vectorShare: number
-}
-
-/**
- * Calibrations of the models Engram knows, by model id. Random MSC persona facts against the
- * dev queries (`npx tsx scripts/eval/calibrate.ts --embedder ngram|use`): n-gram mean 0.048,
- * sd 0.090; USE-lite mean 0.143, sd 0.103. Vector shares: `scripts/eval/tune-fusion.ts`.
- * Near-duplicate thresholds, to be used with the text guard (`mayMerge` of near-duplicate.ts):
- * `scripts/eval/near-dup.ts` — USE-lite puts rewordings of one fact at a median 0.944 and
- * different facts of one template as high as 0.998, so its 0.95 relies on the guard.
- */
-export const MODEL_CALIBRATIONS: Readonly<Record<string, Readonly<ModelCalibration>>> =
-  Object.freeze({
-    'engram/ngram-hash': { unrelated: 0.05, spread: 0.09, nearDuplicate: 0.97, vectorShare: 1 },
-    'google/universal-sentence-encoder-lite': {
-      unrelated: 0.14,
-      spread: 0.1,
-      nearDuplicate: 0.95,
-      vectorShare: 3,
-    },
-  })
-
-/**
- * For a model without a calibration: cosines of unrelated text near 0 with a spread of 0.1, the
- * shape of mean-pooled sentence encoders. Calibrate a new model rather than rely on it.
- */
-export const DEFAULT_CALIBRATION: Readonly<ModelCalibration> = Object.freeze({
-  unrelated: 0.1,
-  spread: 0.1,
-  nearDuplicate: 0.97,
-  vectorShare: 1,
-})
-
-/** The calibration of `model`, or {@link DEFAULT_CALIBRATION}. */
-export function calibrationFor(model: string | undefined): Readonly<ModelCalibration> {
-  return model !== undefined && Object.hasOwn(MODEL_CALIBRATIONS, model)
-    ? MODEL_CALIBRATIONS[model]!
-    : DEFAULT_CALIBRATION
 }
 
 /** What the lists say about one query, measured by recall before fusing. */
@@ -145,7 +109,7 @@ function clamp01(x: number): number {
  * @example
  * adaptiveShares(
  *   { queryTerms: 2, topMatched: 1, cosines: [0.62, 0.41] },
- *   MODEL_CALIBRATIONS['google/universal-sentence-encoder-lite']!,
+ *   { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 }, // USE-lite's
  * )
  * // => { shares: { keyword: 0.5, vector: 1.8 }, floors: { vector: 0.04 },
  * //      trust: { keyword: 0.5, vector: 0.6 } }

@@ -10,7 +10,8 @@
  * - each hit: one that matched no query term stays only if its own cosine stands above the
  *   unrelated level.
  *
- * Pure: recall supplies each hit's evidence and the model's calibration.
+ * Pure: recall's floor stage (`src/engine/recall/floor.ts`) supplies each hit's evidence and the
+ * model's calibration (from the model table).
  */
 
 import type { ModelCalibration } from './adaptive-fusion.ts'
@@ -89,7 +90,7 @@ export function hitHasEvidence(
  * all of them.
  *
  * @example
- * const use = MODEL_CALIBRATIONS['google/universal-sentence-encoder-lite']!
+ * const use = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 } // USE-lite
  * applyFloor([{ coverage: 0, cosine: 0.31 }, { coverage: 0, cosine: 0.2 }], (h) => h, use)
  * // => { kept: [], dropped: 2 } ('banana spaceship': best lift 1.7 < 2.5, nothing matched)
  * applyFloor(

@@ -1,8 +1,11 @@
 /**
  * What Engram knows about each embedding model: how to pool token vectors, the instruction
- * prepended to queries, and the vector length. One table per runtime, so adding a model is one
- * line.
+ * prepended to queries, the vector length, and what its cosines mean (its calibration: fusion
+ * shares, the unrelated level the relevance floor reads, the near-duplicate threshold). One table
+ * per runtime, so adding a model is one line.
  */
+
+import type { ModelCalibration } from '../core/adaptive-fusion.ts'
 
 /** How token vectors become one text vector: the `[CLS]` token's, or the mean over real tokens. */
 export type Pooling = 'cls' | 'mean'
@@ -15,6 +18,13 @@ export interface ModelSettings {
   dims: number
   /** Vectors are always L2-normalised, so cosine is a dot product. */
   normalize: true
+  /**
+   * What this model's cosines mean, measured on its real weights (docs/quality.md, "To calibrate
+   * a new model"). Absent: recall keeps the static fusion shares, the relevance floor judges
+   * only keyword evidence, and near dedup uses `DEFAULT_RETRIEVAL.nearDuplicate` (see
+   * {@link calibrationFor}).
+   */
+  calibration?: Readonly<ModelCalibration>
 }
 
 /** The instruction BAAI's bge v1.5 English models expect before a retrieval query. */
@@ -75,6 +85,8 @@ export interface TfjsModelSettings {
   dims: number
   /** Vectors are always L2-normalised, so cosine is a dot product. */
   normalize: true
+  /** What this model's cosines mean; see {@link ModelSettings.calibration}. */
+  calibration?: Readonly<ModelCalibration>
 }
 
 /**
@@ -83,8 +95,54 @@ export interface TfjsModelSettings {
  */
 export const TFJS_MODEL_TABLE: Readonly<Record<string, Readonly<TfjsModelSettings>>> =
   Object.freeze({
-    [USE_LITE_MODEL]: { embedder: 'UseEmbedder', dims: 512, normalize: true },
+    [USE_LITE_MODEL]: {
+      embedder: 'UseEmbedder',
+      dims: 512,
+      normalize: true,
+      calibration: { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 },
+    },
   })
+
+/** The model id of `NgramEmbedder`, the deterministic hashed character n-gram test embedder. */
+export const NGRAM_MODEL = 'engram/ngram-hash'
+
+/**
+ * The n-gram embedder's calibration: it runs in no runtime table (it needs no model files), but
+ * its cosines have a scale like any model's, and tests and the evaluation run on it.
+ */
+export const NGRAM_CALIBRATION: Readonly<ModelCalibration> = Object.freeze({
+  unrelated: 0.05,
+  spread: 0.09,
+  nearDuplicate: 0.97,
+  vectorShare: 1,
+})
+
+/**
+ * The calibration of `model`: the n-gram embedder's, or the one its table entry carries;
+ * `undefined` for a model nobody calibrated (bge and MiniLM until measured on real weights).
+ *
+ * Measured with `npx tsx scripts/eval/calibrate.ts --embedder ngram|use` (random MSC persona
+ * facts against the dev queries): n-gram mean 0.048, sd 0.090; USE-lite mean 0.143, sd 0.103.
+ * `vectorShare` from `scripts/eval/tune-fusion.ts`; `nearDuplicate` from
+ * `scripts/eval/near-dup.ts`, used with the text guard (`mayMerge` of near-duplicate.ts):
+ * USE-lite puts rewordings of one fact at a median 0.944 and different facts of one template as
+ * high as 0.998, so its 0.95 relies on the guard.
+ *
+ * @example
+ * calibrationFor('google/universal-sentence-encoder-lite')?.unrelated // => 0.14
+ * calibrationFor('Xenova/bge-small-en-v1.5') // => undefined
+ */
+export function calibrationFor(model: string | undefined): Readonly<ModelCalibration> | undefined {
+  if (model === undefined) return undefined
+  if (model === NGRAM_MODEL) return NGRAM_CALIBRATION
+  if (Object.hasOwn(TFJS_MODEL_TABLE, model)) return TFJS_MODEL_TABLE[model]!.calibration
+  return modelSettings(model)?.calibration
+}
+
+/** The cosine from which a write is a near duplicate under `model`, or `fallback` uncalibrated. */
+export function nearDuplicateFor(model: string | undefined, fallback: number): number {
+  return calibrationFor(model)?.nearDuplicate ?? fallback
+}
 
 /** The table's settings for `model`, or `undefined` when Engram does not know it. */
 export function modelSettings(model: string): Readonly<ModelSettings> | undefined {

@@ -1,8 +1,11 @@
+import { InvalidInputError } from '../core/errors.ts'
 import type { LimitOptions, RetrievalOptions, SelectOptions } from '../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_RECALL_LOG_READ, DEFAULT_SELECT } from '../core/options.ts'
+import { DEFAULT_FLOOR_POLICY, type FloorPolicy } from '../core/relevance-floor.ts'
 import type { ListName, RecallMode, RecallOptions, SelectHook, TrustLevel } from '../core/types.ts'
 import {
   booleanOr,
+  describe,
   expectFunction,
   expectOptions,
   integerIn,
@@ -38,6 +41,8 @@ export interface CheckedRecallOptions {
   collapsePages: boolean
   select?: SelectHook
   selectOptions: SelectOptions
+  /** The relevance floor's bars, or null when `floor: false`. */
+  floor: FloorPolicy | null
 }
 
 const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
@@ -59,6 +64,7 @@ const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
   collapsePages: true,
   select: true,
   selectOptions: true,
+  floor: true,
 }
 const RECALL_OPTION_NAMES = Object.keys(RECALL_OPTIONS)
 
@@ -96,6 +102,7 @@ export function checkRecallOptions(
     log: booleanOr(o.log, true, 'log'),
     collapsePages: booleanOr(o.collapsePages, true, 'collapsePages'),
     selectOptions: checkSelectOptions(o.selectOptions),
+    floor: checkFloor(o.floor),
   }
   if (o.select !== undefined)
     checked.select = expectFunction<SelectHook>(
@@ -121,6 +128,36 @@ function checkWeights(value: unknown): Record<ListName, number> {
       weights[name] = numberIn(weight, `weights.${name}`, 0, Number.POSITIVE_INFINITY)
   }
   return weights
+}
+
+/** Upper bound of each floor bar; lifts are in spreads, beyond 100 every cosine is noise. */
+const FLOOR_LIMITS: Record<keyof FloorPolicy, number> = {
+  queryCoverage: 1,
+  queryLift: 100,
+  hitLift: 100,
+}
+
+/**
+ * `floor`: `true` or absent for {@link DEFAULT_FLOOR_POLICY}, `false` for none, or an object
+ * overriding some bars (`queryCoverage` 0..1, `queryLift` and `hitLift` 0..100 spreads).
+ */
+function checkFloor(value: unknown): FloorPolicy | null {
+  if (value === undefined || value === true) return { ...DEFAULT_FLOOR_POLICY }
+  if (value === false) return null
+  if (value === null || typeof value !== 'object') {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'floor',
+      `expected true, false or { queryCoverage?, queryLift?, hitLift? }, got ${describe(value)}`,
+    )
+  }
+  const given = expectOptions(value, 'floor', Object.keys(FLOOR_LIMITS), 'floor.')
+  const out = { ...DEFAULT_FLOOR_POLICY }
+  for (const name of Object.keys(FLOOR_LIMITS) as (keyof FloorPolicy)[]) {
+    if (given[name] !== undefined)
+      out[name] = numberIn(given[name], `floor.${name}`, 0, FLOOR_LIMITS[name])
+  }
+  return out
 }
 
 const SELECT_LIMITS: Record<keyof SelectOptions, number> = {

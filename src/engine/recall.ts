@@ -7,11 +7,13 @@ import type {
   Relation,
   SelectionOutcome,
 } from '../core/types.ts'
+import { calibrationFor } from '../embedder/model-table.ts'
 import type { IndexSet } from './index-set.ts'
 import { analyzeQuery } from './recall/analyze-query.ts'
 import { fitBudget } from './recall/budget.ts'
 import { collapsePages, placePageHits } from './recall/collapse.ts'
 import { explainHits } from './recall/explain.ts'
+import { explainFloor, floorCandidates } from './recall/floor.ts'
 import { fuseLists } from './recall/fuse.ts'
 import { highlightHits } from './recall/highlight.ts'
 import { buildLists } from './recall/lists.ts'
@@ -47,6 +49,8 @@ export interface RecallContext {
 /** Hits and the lists behind them, before logging. */
 export interface RecallOutcome {
   hits: RecallHit[]
+  /** Candidates within the top `k` that the relevance floor dropped (`RecallResult.filtered`). */
+  filtered: number
   degraded?: Degraded
   /** Present when a `select` hook was given. */
   selection?: SelectionOutcome
@@ -55,8 +59,9 @@ export interface RecallOutcome {
 /**
  * The read path of DESIGN §5 as a pipeline, each stage in `recall/`: the query analysed once →
  * keyword, vector, alias and tag lists over one scope → fusion → boosts and the final order →
- * superseded memories hidden → one hit per page → hits explained, contradictions named, chunks
- * placed in their page → the optional `select` hook → `expand` along relations → highlights.
+ * superseded memories hidden → the relevance floor → one hit per page → hits explained,
+ * contradictions named, chunks placed in their page → the optional `select` hook → `expand`
+ * along relations → highlights.
  */
 export async function runRecall(
   ctx: RecallContext,
@@ -67,24 +72,36 @@ export async function runRecall(
   const q = analyzeQuery(query, indexes.keyword)
   if (ctx.recent && ctx.indexesUnavailable?.()) {
     const rows = await ctx.recent(RECENCY_WINDOW)
-    return { hits: recencyHits(rows, q, o, ctx.now, ctx.lifecycle), degraded: 'recency' }
+    const hits = recencyHits(rows, q, o, ctx.now, ctx.lifecycle)
+    return { hits, filtered: 0, degraded: 'recency' }
   }
   const scope = recallScope(indexes, q, o, ctx.now, ctx.lifecycle)
   const found = await buildLists(ctx, q, scope, o, retrieval.candidates)
+  const calibration = calibrationFor(ctx.embedder?.model)
   const fused = fuseLists(found.lists, found.vector, retrieval, {
     query: q,
     terms: found.terms,
-    model: ctx.embedder?.model,
+    calibration,
   })
   const boosts = o.boosts ? retrieval.boosts : null
   const ranked = rankCandidates(fused.candidates, indexes.catalogue, boosts, ctx.now, ctx.lifecycle)
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)
-  const collapsed = collapsePages(visible, o.collapsePages)
+  const floored = floorCandidates(visible, {
+    q,
+    found,
+    calibration,
+    policy: o.floor,
+    termsOf: (memory) => indexes.keyword.termsOf(memory),
+    k: o.k,
+  })
+  const collapsed = collapsePages(floored.kept, o.collapsePages)
   const shown = o.select ? Math.max(o.k, o.selectOptions.candidates) : o.k
   const explained = explainHits(collapsed.ranked.slice(0, shown), found, fused.method, o.explain)
+  explainFloor(explained, floored)
   placePageHits(explained, collapsed.more)
-  const outcome: RecallOutcome = await selectHits(noteContradictions(explained, edges), q.raw, o)
+  const selected = await selectHits(noteContradictions(explained, edges), q.raw, o)
+  const outcome: RecallOutcome = { ...selected, filtered: floored.filtered }
   outcome.hits = expandRelated(outcome.hits, edges, indexes.catalogue, scope.accept, o)
   outcome.hits = fitBudget(outcome.hits, o.tokenBudget)
   highlightHits(outcome.hits, q, indexes.keyword.processTerm)

@@ -76,6 +76,33 @@ export interface RecallOptions {
   select?: SelectHook
   /** Limits for `select`. @default { candidates: 12, keep: 3, timeoutMs: 5000 } */
   selectOptions?: { candidates?: number; keep?: number; timeoutMs?: number }
+  /**
+   * The relevance floor: after fusion, drop what looks unrelated *to this embedding model*, so
+   * an off-topic query ("banana spaceship") returns no hits rather than the least bad ones, and
+   * `RecallResult.filtered` says how many it dropped. Two tests, on the model's calibrated scale
+   * (lift = (cosine − the model's unrelated cosine) / its spread, from the model table):
+   * the query is about something here when some hit matched at least `queryCoverage` of the
+   * query's terms or the best cosine reaches `queryLift` (else every hit goes); then a hit that
+   * matched no query term stays only at lift `hitLift` or more. Alias and tag hits, and keyword
+   * hits of a query with quoted phrases, always stay; so does every keyword match when no
+   * vector list ran (keyword mode, or a degraded hybrid recall).
+   *
+   * A model with no calibration (bge and MiniLM until measured on real weights): its cosines
+   * cannot be read, so semantic and hybrid recall keep every hit (`filtered: 0`).
+   *
+   * `false` switches the floor off; an object overrides some bars: `queryCoverage` 0..1,
+   * `queryLift` and `hitLift` 0..100 (spreads).
+   *
+   * There is no `minScore`: the fused score's scale changes with the query (the lists' shares
+   * adapt to how sure each is, see `RecallHit.fused`), so one cut would mean something else for
+   * every query; the floor reads evidence on the model's scale instead.
+   *
+   * @default true ({ queryCoverage: 0.25, queryLift: 2.5, hitLift: 0.5 })
+   * @example
+   * await memory.recall('banana spaceship') // => { hits: [], filtered: 5, tookMs: 1.2 }
+   * await memory.recall('banana spaceship', { floor: false }) // => the 5 least bad hits, filtered 0
+   */
+  floor?: boolean | { queryCoverage?: number; queryLift?: number; hitLift?: number }
 }
 
 /** A host-supplied judge that picks the hits worth keeping. */
@@ -107,7 +134,15 @@ export interface RecallHit {
   rank: number
   /** Final score: the fused score times boosts. */
   score: number
-  /** The fused score (score fusion or RRF, per `RetrievalOptions.fusion`) before boosts. */
+  /**
+   * The fused score before boosts; it orders the hits of one recall and is not comparable across
+   * recalls. Score fusion (the default): Σ over the lists that found the hit of the list's weight
+   * × its share × the hit's score normalised by the list's top for this query, so 0 up to the sum
+   * of the shares in play — keyword 1, alias 1, tag 1, vector 0.4 for an uncalibrated model; for
+   * a calibrated one (n-gram, USE-lite) the keyword share scales with how much of the query BM25's
+   * top hit matched and the vector share (model's `vectorShare`, e.g. 3) with how far its top
+   * cosine stands out. RRF: Σ weight / (60 + rank), at most about 0.016 per list.
+   */
   fused: number
   via: Via
   /** Each list that found this memory. */
@@ -152,6 +187,12 @@ export type Degraded = (typeof DEGRADED_REASONS)[number]
 
 export interface RecallResult {
   hits: RecallHit[]
+  /**
+   * How many candidates that would have been among the top `k` the relevance floor dropped
+   * (see {@link RecallOptions.floor}); 0 when it dropped none, was switched off, or the model is
+   * not calibrated. `hits: []` with `filtered > 0` means nothing in the store is about the query.
+   */
+  filtered: number
   /** Present when a list was unavailable and the answer is partial. */
   degraded?: Degraded
   /** Wall time inside the engine, including query embedding. */

@@ -1,4 +1,4 @@
-import { adaptiveShares, MODEL_CALIBRATIONS } from '../../core/adaptive-fusion.ts'
+import { adaptiveShares, type ModelCalibration } from '../../core/adaptive-fusion.ts'
 import { combine, type FusedCandidate, fuse, type RankedList } from '../../core/fusion.ts'
 import { DEFAULT_FUSION, type FusionSettings, type RetrievalOptions } from '../../core/options.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
@@ -11,7 +11,8 @@ import type { VectorEvidence } from './vector-list.ts'
 export interface FusionEvidence {
   query: Pick<AnalyzedQuery, 'terms'>
   terms: ReadonlyMap<string, readonly string[]>
-  model: string | undefined
+  /** The embedder's calibration from the model table; undefined for an uncalibrated model. */
+  calibration: Readonly<ModelCalibration> | undefined
 }
 
 /** Fused candidates, best first, and the method that fused them (explanations name it). */
@@ -49,14 +50,14 @@ export function fuseLists(
 }
 
 /**
- * Per-query shares for a model with a calibration (MODEL_CALIBRATIONS: the n-gram embedder,
- * USE-lite): the keyword list trusted by how much of the query its top hit matched, the vector
+ * Per-query shares for a model with a calibration (`calibrationFor` of the model table: the
+ * n-gram embedder, USE-lite): the keyword list trusted by how much of the query its top hit matched, the vector
  * list by how far its top cosine stands out. Models without one (bge, until calibrated on real
  * weights) keep the static shares, which were measured for them.
  */
 function adaptiveOptions(lists: readonly RankedList[], evidence: FusionEvidence | undefined) {
   const vector = lists.find((list) => list.name === 'vector')
-  if (!evidence?.model || !vector || !Object.hasOwn(MODEL_CALIBRATIONS, evidence.model)) return {}
+  if (!evidence?.calibration || !vector) return {}
   const queryTerms = new Set(evidence.query.terms)
   const top = lists.find((list) => list.name === 'keyword')?.items[0]
   const matched = top ? (evidence.terms.get(top.id) ?? []).filter((t) => queryTerms.has(t)) : []
@@ -66,7 +67,7 @@ function adaptiveOptions(lists: readonly RankedList[], evidence: FusionEvidence 
       topMatched: new Set(matched).size,
       cosines: vector.items.slice(0, 2).map((item) => item.score),
     },
-    MODEL_CALIBRATIONS[evidence.model]!,
+    evidence.calibration,
   )
   return { shares: decision.shares, floors: decision.floors }
 }

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
   adaptiveShares,
-  calibrationFor,
   DEFAULT_ADAPTIVE_POLICY,
-  DEFAULT_CALIBRATION,
-  MODEL_CALIBRATIONS,
   type ModelCalibration,
 } from '../../../src/core/adaptive-fusion'
 import { combine, type RankedList } from '../../../src/core/fusion'
 
-const USE = MODEL_CALIBRATIONS['google/universal-sentence-encoder-lite']!
+// USE-lite's calibration, as the model table holds it (test/unit/embedder/model-table.test.ts).
+const USE: ModelCalibration = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 }
 const flat: ModelCalibration = { unrelated: 0.1, spread: 0.1, nearDuplicate: 0.97, vectorShare: 2 }
 
 describe('adaptiveShares', () => {
@@ -87,15 +85,5 @@ describe('adaptiveShares', () => {
     // The same lists with a BM25 winner that matched every term: BM25 keeps it.
     const sure = adaptiveShares({ queryTerms: 4, topMatched: 4, cosines: [0.55, 0.54] }, USE)
     expect(combine(lists, sure)[0]!.id).toBe('wrong')
-  })
-})
-
-describe('calibrationFor', () => {
-  it('knows the n-gram and USE-lite models and falls back for others', () => {
-    expect(calibrationFor('engram/ngram-hash').unrelated).toBeCloseTo(0.05, 12)
-    expect(calibrationFor('google/universal-sentence-encoder-lite')).toBe(USE)
-    expect(calibrationFor('someone/else')).toBe(DEFAULT_CALIBRATION)
-    expect(calibrationFor(undefined)).toBe(DEFAULT_CALIBRATION)
-    expect(calibrationFor('toString')).toBe(DEFAULT_CALIBRATION)
   })
 })

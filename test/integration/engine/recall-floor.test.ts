@@ -1,0 +1,188 @@
+/**
+ * The relevance floor in recall (issue 13): the real engine over fake-indexeddb with the n-gram
+ * embedder, whose calibration comes from the model table.
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import { InvalidInputError } from '../../../src/core/errors.ts'
+import type { Embedder, EmbedKind, RecallOptions } from '../../../src/core/types.ts'
+import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
+import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
+import { closingEngines } from '../../helpers/engine.ts'
+import { TEST_SEED, uniform } from '../../helpers/random.ts'
+
+const open = closingEngines()
+
+const FACTS = [
+  "Priya is the owner's sister-in-law",
+  'The owner prefers metric units',
+  'The deploy script is tools/deploy.sh and needs the authHandler token',
+  'Standup is at 9:30 every weekday in room "Blue Whale"',
+  'The cat is called Miso and eats at six',
+  'Our wifi password is hunter2',
+  'The dentist appointment is on the third of March',
+  'My brother Tom lives in Lisbon',
+  'Use pnpm, not npm, in the web repo',
+  'The car needs new tyres before winter',
+]
+
+/** The n-gram embedder under another model id: a model the table has no calibration for. */
+class Uncalibrated implements Embedder {
+  readonly #inner = new NgramEmbedder()
+  readonly model = 'someone/uncalibrated'
+  get dims() {
+    return this.#inner.dims
+  }
+  get state() {
+    return this.#inner.state
+  }
+  load() {
+    return this.#inner.load()
+  }
+  embed(texts: string[], options: { kind: EmbedKind }) {
+    return this.#inner.embed(texts, options)
+  }
+  stats() {
+    return { ...this.#inner.stats(), model: this.model }
+  }
+}
+
+let memory: MemoryEngine
+const ids = new Map<string, string>()
+
+async function fill(engine: MemoryEngine): Promise<void> {
+  const results = await engine.rememberMany(FACTS.map((text) => ({ text })))
+  results.forEach((r, i) => {
+    ids.set(FACTS[i]!, r.id)
+  })
+}
+
+beforeEach(async () => {
+  memory = await open()
+  await fill(memory)
+})
+
+/** `count` queries of 2–4 random lower-case letter strings, seeded. */
+function randomWordQueries(count: number): string[] {
+  const next = uniform(TEST_SEED)
+  const letters = 'abcdefghijklmnopqrstuvwxyz'
+  const word = () =>
+    Array.from({ length: 5 + Math.floor(next() * 5) }, () => letters[Math.floor(next() * 26)]).join(
+      '',
+    )
+  return Array.from({ length: count }, () =>
+    Array.from({ length: 2 + Math.floor(next() * 3) }, word).join(' '),
+  )
+}
+
+describe('the relevance floor in recall', () => {
+  it('returns no hits for a nonsense query, and says how many it dropped', async () => {
+    const floored = await memory.recall('banana spaceship')
+    expect(floored.hits).toEqual([])
+    expect(floored.filtered).toBe(5)
+    const everything = await memory.recall('banana spaceship', { floor: false })
+    expect(everything.hits).toHaveLength(5)
+    expect(everything.filtered).toBe(0)
+  })
+
+  it('returns no hits for queries of random words', async () => {
+    for (const query of randomWordQueries(20)) {
+      const { hits } = await memory.recall(query)
+      expect({ query, hits }).toEqual({ query, hits: [] })
+    }
+  })
+
+  it('keeps the memory a real question is about, first, and drops what matched nothing', async () => {
+    const tom = await memory.recall('where does Tom live?')
+    expect(tom.hits.map((h) => h.id)).toEqual([ids.get('My brother Tom lives in Lisbon')])
+    expect(tom.filtered).toBe(4)
+    const priya = await memory.recall('Who is Priya?')
+    expect(priya.hits[0]!.id).toBe(ids.get(FACTS[0]!))
+    // The n-gram model lifts "is the…" facts well above noise: they stay, and say why.
+    for (const hit of priya.hits.slice(1)) {
+      expect(hit.explanation).toMatch(/floor: no term matched, cosine \d+\.\d spreads above/)
+    }
+  })
+
+  it('keeps identifier and quoted-phrase matches', async () => {
+    const deploy = ids.get(FACTS[2]!)
+    for (const query of ['authHandler', 'auth handler', 'auth_handler']) {
+      const { hits } = await memory.recall(query)
+      expect(hits.map((h) => h.id)).toContain(deploy)
+    }
+    const phrase = await memory.recall('"Blue Whale"')
+    expect(phrase.hits.map((h) => h.id)).toEqual([ids.get(FACTS[3]!)])
+  })
+
+  it('keeps every keyword match in keyword mode, a word of a nonsense query included', async () => {
+    const banana = await memory.remember('Banana bread needs three ripe bananas')
+    const { hits, filtered } = await memory.recall('banana spaceship', { mode: 'keyword' })
+    expect(hits.map((h) => h.id)).toEqual([banana.id])
+    expect(filtered).toBe(0)
+  })
+
+  it('keeps a semantic hit whose words the query shares, in semantic mode', async () => {
+    const { hits } = await memory.recall('the dentist appointment', { mode: 'semantic' })
+    expect(hits[0]!.id).toBe(ids.get('The dentist appointment is on the third of March'))
+    const nonsense = await memory.recall('banana spaceship', { mode: 'semantic' })
+    expect(nonsense.hits).toEqual([])
+    expect(nonsense.filtered).toBe(5)
+  })
+
+  it('drops nothing when the model has no calibration', async () => {
+    const plain = await open({ embedder: new Uncalibrated() })
+    await fill(plain)
+    const { hits, filtered } = await plain.recall('banana spaceship')
+    expect(hits).toHaveLength(5)
+    expect(filtered).toBe(0)
+  })
+
+  it('takes adjusted bars: a query lift of 0 lets a nonsense query through', async () => {
+    const lax = await memory.recall('banana spaceship', { floor: { queryLift: 0, hitLift: 0 } })
+    expect(lax.hits).toHaveLength(5)
+    expect(lax.filtered).toBe(0)
+    const strict = await memory.recall('Who is Priya?', { floor: { hitLift: 100 } })
+    expect(strict.hits.map((h) => h.id)).toEqual([ids.get(FACTS[0]!)])
+  })
+
+  it('shows the select hook only hits that cleared the floor', async () => {
+    let seen = -1
+    const { hits, selection } = await memory.recall('banana spaceship', {
+      select: (_q, shown) => {
+        seen = shown.length
+        return shown.map((h) => h.id)
+      },
+    })
+    expect(hits).toEqual([])
+    expect(selection).toBe('empty')
+    expect(seen).toBe(-1)
+  })
+})
+
+describe('floor option validation', () => {
+  const bad: [string, unknown, string][] = [
+    ['a string', 'off', 'floor'],
+    ['null', null, 'floor'],
+    ['a number', 1, 'floor'],
+    ['an array', [], 'floor'],
+    ['an unknown bar', { bogus: 1 }, 'floor.bogus'],
+    ['a negative lift', { queryLift: -1 }, 'floor.queryLift'],
+    ['a lift over 100', { hitLift: 101 }, 'floor.hitLift'],
+    ['coverage over 1', { queryCoverage: 1.5 }, 'floor.queryCoverage'],
+    ['a NaN bar', { queryCoverage: Number.NaN }, 'floor.queryCoverage'],
+    ['a string bar', { hitLift: '1' }, 'floor.hitLift'],
+  ]
+  for (const [what, floor, field] of bad) {
+    it(`rejects ${what} as BAD_OPTION naming ${field}`, async () => {
+      const call = memory.recall('Who is Priya?', { floor } as unknown as RecallOptions)
+      await expect(call).rejects.toBeInstanceOf(InvalidInputError)
+      await expect(call).rejects.toMatchObject({ code: 'BAD_OPTION', field })
+    })
+  }
+
+  it('accepts true, false and bars at the ends of their ranges', async () => {
+    for (const floor of [true, false, { queryCoverage: 0, queryLift: 100, hitLift: 0 }, {}]) {
+      const { hits } = await memory.recall('Who is Priya?', { floor })
+      expect(hits[0]!.id).toBe(ids.get(FACTS[0]!))
+    }
+  })
+})
