@@ -67,6 +67,8 @@ export const searchTool: ToolSpec = {
     if (args.types !== null) options.types = args.types as string[]
     if (args.tags !== null) options.tags = args.tags as string[]
     if (s.minTrust !== undefined) options.minTrust = s.minTrust
+    // -1 keeps every hit: the engine's relevance floor must not drop what the caller asked for.
+    if (s.minCosine <= -1) options.floor = false
     const result = await memory.recall(query, options)
     const relevant = result.hits.filter((hit) => isRelevant(hit, s.minCosine))
     const packed = packMemoriesForPrompt(relevant, {
