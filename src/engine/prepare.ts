@@ -43,6 +43,7 @@ export type RestoredFields = Partial<
     | 'lastRecalledAt'
     | 'pageId'
     | 'chunk'
+    | 'page'
     | 'needsReview'
   >
 >

@@ -36,7 +36,10 @@ export interface ImportOptions {
    * @default [] (the caller's `defaults` win on every field they name)
    */
   lineFields?: ImportLineField[]
-  /** Lines per transaction, 1..10000. @default 500 */
+  /**
+   * Lines per transaction, 1..10000. A page's chunk lines are not counted in: each page is
+   * stored whole in a transaction of its own. @default 500
+   */
   batchSize?: number
   /**
    * The most trust any imported line may claim for itself. A line claiming more is stored at
@@ -54,6 +57,12 @@ export interface ImportOptions {
   trust?: TrustLevel
 }
 
+/**
+ * What an import did. An export's page chunks (lines with `pageId`, `chunk` and `page`) come
+ * back as chunks of their page, under their ids when free; each counts as one line. A page
+ * whose chunks do not add up to it (a chunk missing, edited, or out of place) fails the import
+ * with `ImportFormatError` naming the line, before anything is written.
+ */
 export interface ImportReport {
   lines: number
   created: number

@@ -48,6 +48,7 @@ export async function updateMemory(
   for (let attempt = 1; ; attempt++) {
     const current = await ctx.db.memories.get(id)
     if (!current) throw new MemoryNotFoundError(id)
+    assertNotChunk(current)
     // Rejects a poisoned or clashing patch before spending time on embedding it.
     const draft = patchRow(current, patch, ctx.now)
     await assertNoClash(ctx.db, draft, current)
@@ -95,6 +96,7 @@ async function commitUpdate(
   return ctx.transact(async () => {
     const latest = await db.memories.get(id)
     if (!latest) throw new MemoryNotFoundError(id)
+    assertNotChunk(latest)
     const next = patchRow(latest, patch, ctx.now)
     await assertNoClash(db, next, latest)
     let vector: Float32Array | undefined
@@ -116,6 +118,19 @@ async function commitUpdate(
     const seq = await db.changes.add({ op: 'put', id, at: next.updatedAt })
     return vector ? { memory: next, vector, dropVector, seq } : { memory: next, dropVector, seq }
   })
+}
+
+/**
+ * Throws `PAGE_CHUNK` for a chunk of a page: its text is a slice of the page at fixed offsets,
+ * so a patched chunk would no longer reassemble; the page changes through `rememberPage`.
+ */
+function assertNotChunk(row: Memory): void {
+  if (row.pageId === undefined) return
+  throw new InvalidInputError(
+    'PAGE_CHUNK',
+    'id',
+    `expected a memory that is not part of a page, got chunk ${row.chunk ?? '?'} of page ${row.pageId}: change the page with rememberPage({ pageId: '${row.pageId}', ... })`,
+  )
 }
 
 /** Throws `DUPLICATE_TEXT` when a new key or type makes `next` say what another memory says. */
