@@ -1,5 +1,7 @@
 import { Dexie, type Table } from 'dexie'
 import type { RecallLogEntry } from '../core/types.ts'
+import { AtRestState } from './at-rest/at-rest-state.ts'
+import { atRestMiddleware } from './at-rest/middleware.ts'
 import { upgradeToLifecycle } from './migrations.ts'
 import type { ChangeRow, MemoryRow, MetaRow, RelationRow, SnapshotRow, VectorRow } from './rows.ts'
 
@@ -24,6 +26,8 @@ export class EngramDatabase extends Dexie {
   declare recalls: Table<RecallLogEntry, number>
   declare meta: Table<MetaRow, string>
   declare relations: Table<RelationRow, [string, string, string]>
+  /** Encryption at rest: plain until `openAtRest` finds or sets up a key (`at-rest/`). */
+  readonly atRest = new AtRestState()
 
   constructor(name: string, environment: DatabaseEnvironment = {}) {
     const { indexedDB, IDBKeyRange } = environment
@@ -48,5 +52,6 @@ export class EngramDatabase extends Dexie {
     this.version(2)
       .stores({ relations: '[from+to+kind], from, to' })
       .upgrade((tx) => upgradeToLifecycle(tx.table('memories')))
+    this.use(atRestMiddleware(this.atRest))
   }
 }

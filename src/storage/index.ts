@@ -1,3 +1,13 @@
+export {
+  AT_REST_META_KEY,
+  AtRestState,
+  checkAtRestSecret,
+  DEFAULT_KDF_ITERATIONS,
+  openAtRest,
+  passphraseKey,
+  SEALED_FIELD,
+  unlockKeys,
+} from './at-rest/index.ts'
 export type { DatabaseEnvironment } from './database.ts'
 export { EngramDatabase, SCHEMA_VERSION } from './database.ts'
 export { isConstraintError, mapStorageError } from './map-error.ts'

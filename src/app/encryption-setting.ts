@@ -1,0 +1,187 @@
+/**
+ * The "Encryption" setting: turn encryption at rest on while the memory is still empty, ask
+ * for the passphrase when an encrypted memory opens, and lock it (the prompt then waits for the
+ * passphrase again). The passphrase is never stored: not in localStorage, not in the URL.
+ */
+import { type AtRestSecret, EncryptionError, type MemoryClient } from '../index.ts'
+import type { AppContext } from './context.ts'
+import { busy, byId, h } from './dom.ts'
+import { describeError } from './field-errors.ts'
+
+/** Opens the memory the app shows; `encryption` only for one that is (or becomes) encrypted. */
+export type OpenWith = (encryption?: AtRestSecret) => Promise<MemoryClient>
+
+/**
+ * Opens the memory, asking for its passphrase (again after a wrong one) when it is encrypted.
+ *
+ * @example
+ * const memory = await openUnlocked((encryption) => openMemory({ name, embedder, encryption }))
+ * // an unencrypted memory opens at once; an encrypted one after the prompt is answered
+ */
+export async function openUnlocked(open: OpenWith): Promise<MemoryClient> {
+  try {
+    return await open()
+  } catch (error) {
+    if (!(error instanceof EncryptionError) || error.code !== 'KEY_REQUIRED') throw error
+  }
+  return askPassphrase('This memory is encrypted. Enter its passphrase to open it.', (passphrase) =>
+    open({ passphrase }),
+  )
+}
+
+/** The card; `open` turns encryption on (the memory must still be empty), then reloads. */
+export function mountEncryptionSetting(
+  ctx: AppContext,
+  open: OpenWith,
+): { refresh(): Promise<void> } {
+  const status = h('p', { class: 'muted', text: 'Checking…' })
+  const lock = h('button', { type: 'button', text: 'Lock now', hidden: true })
+  const form = enableForm(async (passphrase) => {
+    // Encryption is chosen when a memory is opened: close this one, open it encrypted (it is
+    // still empty), close again, and reload so every panel starts over on the encrypted one.
+    await ctx.memory.close()
+    await (await open({ passphrase })).close()
+    location.reload()
+  })
+  const card = h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'encryption-title' },
+    h('h2', { id: 'encryption-title', text: 'Encryption' }),
+    status,
+    h('div', { class: 'actions' }, lock),
+    form,
+  )
+  byId('storage-title').closest('section')!.after(card)
+
+  lock.addEventListener('click', () =>
+    busy(lock, async () => {
+      await ctx.memory.lock()
+      await askPassphrase(
+        'Locked. Enter the passphrase to unlock this memory.',
+        async (passphrase) => {
+          await ctx.memory.unlock({ passphrase })
+          return ctx.memory
+        },
+      )
+      ctx.changed()
+    }),
+  )
+
+  async function refresh(): Promise<void> {
+    const stats = await ctx.memory.stats().catch(() => undefined)
+    const encrypted = stats?.atRest !== undefined
+    lock.hidden = !encrypted
+    form.hidden = encrypted || (stats?.memories ?? 1) > 0
+    status.textContent = encrypted
+      ? 'Encrypted at rest: texts, tags, vectors, snapshots and recall queries are sealed (XChaCha20-Poly1305) under a key from your passphrase.'
+      : form.hidden
+        ? 'Not encrypted. Encryption can be turned on for a new, empty memory (export this one, then import it there).'
+        : 'Not encrypted. Turn it on now, before the first memory is stored.'
+  }
+
+  ctx.onChanged(() => void refresh())
+  void refresh()
+  return { refresh }
+}
+
+/** The first-use form: a passphrase twice. */
+function enableForm(enable: (passphrase: string) => Promise<void>): HTMLFormElement {
+  const first = h('input', {
+    name: 'passphrase',
+    type: 'password',
+    autocomplete: 'new-password',
+    required: true,
+  })
+  const again = h('input', {
+    name: 'confirm',
+    type: 'password',
+    autocomplete: 'new-password',
+    required: true,
+  })
+  const error = h('p', { class: 'field-error', hidden: true })
+  const submit = h('button', { type: 'submit', text: 'Encrypt this memory' })
+  const form = h(
+    'form',
+    { novalidate: true, hidden: true },
+    h('label', { class: 'field' }, h('span', { text: 'Passphrase' }), first),
+    h('label', { class: 'field' }, h('span', { text: 'Passphrase again' }), again),
+    h('p', {
+      class: 'muted small',
+      text: 'Forgotten, it cannot be recovered: nothing else opens the memory.',
+    }),
+    error,
+    h('div', { class: 'actions' }, submit),
+  )
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    error.hidden = true
+    const problem =
+      first.value.length < 8
+        ? 'Use at least 8 characters.'
+        : first.value !== again.value
+          ? 'The two passphrases differ.'
+          : ''
+    if (problem) {
+      error.textContent = problem
+      error.hidden = false
+      return
+    }
+    void busy(submit, () => enable(first.value)).catch((failure: unknown) => {
+      error.textContent = describeError(failure)
+      error.hidden = false
+    })
+  })
+  return form
+}
+
+/**
+ * A modal prompt that stays until `attempt(passphrase)` succeeds; a wrong passphrase says so and
+ * asks again. Resolves with what the successful attempt returned.
+ */
+function askPassphrase<T>(
+  message: string,
+  attempt: (passphrase: string) => Promise<T>,
+): Promise<T> {
+  const input = h('input', {
+    name: 'passphrase',
+    type: 'password',
+    autocomplete: 'current-password',
+    required: true,
+  })
+  const error = h('p', { class: 'field-error', role: 'alert', hidden: true })
+  const submit = h('button', { type: 'submit', text: 'Unlock' })
+  const form = h(
+    'form',
+    { method: 'dialog', novalidate: true },
+    h('p', { text: message }),
+    h('label', { class: 'field' }, h('span', { text: 'Passphrase' }), input),
+    error,
+    h('div', { class: 'actions' }, submit),
+  )
+  const dialog = h('dialog', { class: 'card', id: 'unlock-dialog' }, form)
+  document.body.append(dialog)
+  // Escape would close the dialog and leave the app with a locked memory and no way back.
+  dialog.addEventListener('cancel', (event) => event.preventDefault())
+  dialog.showModal()
+  return new Promise((resolve) => {
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      error.hidden = true
+      void busy(submit, async () => {
+        try {
+          const result = await attempt(input.value)
+          dialog.close()
+          dialog.remove()
+          resolve(result)
+        } catch (failure) {
+          const wrong = failure instanceof EncryptionError && failure.code === 'WRONG_KEY'
+          error.textContent = wrong
+            ? 'That passphrase does not open this memory.'
+            : describeError(failure)
+          error.hidden = false
+          input.select()
+        }
+      })
+    })
+  })
+}

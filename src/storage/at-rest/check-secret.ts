@@ -1,0 +1,40 @@
+import { expectOptions, expectString, integerIn } from '../../core/check-options.ts'
+import { InvalidInputError } from '../../core/errors.ts'
+import type { AtRestSecret } from '../../core/types.ts'
+
+/**
+ * Checks an {@link AtRestSecret}: exactly one of a non-empty `passphrase` (with optional
+ * `iterations`, 1..10 000 000) and an HKDF `key`.
+ *
+ * @throws InvalidInputError `BAD_OPTION` at `field` or one of its keys.
+ * @example
+ * checkAtRestSecret({ passphrase: '' }, 'encryption')
+ * // => throws [BAD_OPTION] encryption.passphrase: expected a non-empty passphrase, got ''
+ */
+export function checkAtRestSecret(value: unknown, field: string): AtRestSecret {
+  const o = expectOptions(value, field, ['passphrase', 'iterations', 'key'], `${field}.`, true)
+  if ('key' in o) {
+    if ('passphrase' in o || 'iterations' in o) {
+      throw new InvalidInputError('BAD_OPTION', field, 'expected a passphrase or a key, got both')
+    }
+    const key = o.key as Partial<CryptoKey> | undefined
+    if (
+      typeof CryptoKey === 'undefined' ||
+      !(key instanceof CryptoKey) ||
+      key.algorithm?.name !== 'HKDF'
+    ) {
+      throw new InvalidInputError('BAD_OPTION', `${field}.key`, 'expected an HKDF CryptoKey')
+    }
+    return o as AtRestSecret
+  }
+  const passphrase = expectString(o.passphrase, `${field}.passphrase`)
+  if (passphrase === '') {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      `${field}.passphrase`,
+      "expected a non-empty passphrase, got ''",
+    )
+  }
+  if (o.iterations !== undefined) integerIn(o.iterations, `${field}.iterations`, 1, 10_000_000)
+  return o as AtRestSecret
+}

@@ -1,0 +1,6 @@
+export { AtRestState } from './at-rest-state.ts'
+export { checkAtRestSecret } from './check-secret.ts'
+export { DEFAULT_KDF_ITERATIONS, passphraseKey } from './kdf.ts'
+export { AT_REST_META_KEY, openAtRest, unlockKeys } from './key-check.ts'
+export { atRestMiddleware } from './middleware.ts'
+export { AT_REST_RULES, SEALED_FIELD } from './row-rules.ts'

@@ -1,0 +1,110 @@
+import { EncryptionError } from '../../core/errors.ts'
+import type { AtRestSecret } from '../../core/types.ts'
+import type { EngramDatabase } from '../database.ts'
+import { type AtRestKeys, deriveAtRestKeys, openBytes, sealBytes } from './cipher.ts'
+import { DEFAULT_KDF_ITERATIONS, passphraseKey } from './kdf.ts'
+
+/** The `meta` row that marks a memory as encrypted: plain, so a wrong secret is caught first. */
+export const AT_REST_META_KEY = 'at-rest'
+
+const CHECK_CONTEXT = 'engram-at-rest keycheck'
+const CHECK_TEXT = new TextEncoder().encode('engram-at-rest keycheck v1')
+
+/** What the `at-rest` meta row holds: how to derive the keys, and a value sealed under them. */
+export interface AtRestRecord {
+  version: 1
+  kdf: 'PBKDF2-SHA-256'
+  iterations: number
+  salt: Uint8Array
+  /** A known text sealed with the keys: opening it proves a secret right without a row read. */
+  check: Uint8Array
+}
+
+/**
+ * Sets up `db` (open, its `atRest` state plain) for `secret`: opens an encrypted memory, turns
+ * encryption on for a new one, or leaves a plain one plain. Runs before anything reads a row.
+ *
+ * @throws EncryptionError `KEY_REQUIRED` (encrypted, no secret), `WRONG_KEY`, `NOT_EMPTY`
+ *   (a secret for a memory that already holds plain rows). Nothing is written on any of them.
+ */
+export async function openAtRest(
+  db: EngramDatabase,
+  secret: AtRestSecret | undefined,
+): Promise<void> {
+  const record = await readRecord(db)
+  if (!record && !secret) return
+  if (record && !secret) {
+    throw new EncryptionError(
+      'KEY_REQUIRED',
+      `memory ${JSON.stringify(db.name)} is encrypted at rest: open it with its passphrase or key`,
+    )
+  }
+  const keys = record ? await checkedKeys(record, secret!) : await encryptNew(db, secret!)
+  db.atRest.unlock(keys)
+}
+
+/** The keys for `secret` once they open the stored check value. @throws EncryptionError */
+export async function unlockKeys(db: EngramDatabase, secret: AtRestSecret): Promise<AtRestKeys> {
+  const record = await readRecord(db)
+  if (!record) {
+    throw new EncryptionError('NOT_ENCRYPTED', 'this memory is not encrypted at rest')
+  }
+  return checkedKeys(record, secret)
+}
+
+async function readRecord(db: EngramDatabase): Promise<AtRestRecord | undefined> {
+  return (await db.meta.get(AT_REST_META_KEY))?.value as AtRestRecord | undefined
+}
+
+async function keysFor(
+  secret: AtRestSecret,
+  salt: Uint8Array,
+  iterations: number,
+): Promise<AtRestKeys> {
+  const base =
+    'key' in secret ? secret.key : await passphraseKey(secret.passphrase, salt, iterations)
+  return deriveAtRestKeys(base, salt)
+}
+
+async function checkedKeys(record: AtRestRecord, secret: AtRestSecret): Promise<AtRestKeys> {
+  const keys = await keysFor(secret, record.salt, record.iterations)
+  try {
+    openBytes(keys, CHECK_CONTEXT, record.check)
+  } catch {
+    throw new EncryptionError('WRONG_KEY', 'the passphrase or key does not open this memory')
+  }
+  return keys
+}
+
+/**
+ * Writes the `at-rest` row for a memory with no rows yet. In one transaction with the emptiness
+ * check, and by `add`: of two tabs encrypting the same new memory, the second adopts the first's
+ * salt (and must then hold the same secret).
+ */
+async function encryptNew(db: EngramDatabase, secret: AtRestSecret): Promise<AtRestKeys> {
+  const salt = globalThis.crypto.getRandomValues(new Uint8Array(16))
+  const iterations = ('passphrase' in secret && secret.iterations) || DEFAULT_KDF_ITERATIONS
+  const keys = await keysFor(secret, salt, iterations)
+  const record: AtRestRecord = {
+    version: 1,
+    kdf: 'PBKDF2-SHA-256',
+    iterations,
+    salt,
+    check: sealBytes(keys, CHECK_CONTEXT, CHECK_TEXT),
+  }
+  const tables = [db.meta, db.memories, db.vectors, db.snapshots, db.recalls]
+  const stored = await db.transaction('rw', tables, async () => {
+    const held = await readRecord(db)
+    if (held) return held
+    const counts = await Promise.all(tables.slice(1).map((t) => t.count()))
+    if (counts.some((n) => n > 0)) {
+      throw new EncryptionError(
+        'NOT_EMPTY',
+        'this memory already holds unencrypted rows: export it, then import into a new encrypted memory',
+      )
+    }
+    await db.meta.add({ key: AT_REST_META_KEY, value: record })
+    return record
+  })
+  return stored === record ? keys : checkedKeys(stored, secret)
+}
