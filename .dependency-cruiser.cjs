@@ -38,6 +38,7 @@ const PUBLIC_ENTRIES = [
   '^src/worker/memory-worker\\.ts$',
   '^src/agent/index\\.ts$',
   '^src/connect/index\\.ts$',
+  '^src/sync/index\\.ts$',
 ]
 
 module.exports = {
@@ -53,10 +54,25 @@ module.exports = {
     layer('storage-on-core', 'storage', ['core']),
     layer('embedder-on-core', 'embedder', ['core']),
     layer('engine-below-host', 'engine', ['core', 'storage', 'embedder']),
-    layer('host-below-worker-and-client', 'host', ['core', 'storage', 'embedder', 'engine']),
+    // The host plugs the replicator (sync/) into the engines it opens, by a dynamic import.
+    layer('host-below-worker-and-client', 'host', [
+      'core',
+      'storage',
+      'embedder',
+      'engine',
+      'sync',
+    ]),
     // Worker and client are siblings: each reaches the other only through host/protocol.ts.
     layer('worker-on-host', 'worker', ['core', 'storage', 'embedder', 'engine', 'host']),
-    layer('client-on-host', 'client', ['core', 'storage', 'embedder', 'engine', 'host', 'connect']),
+    layer('client-on-host', 'client', [
+      'core',
+      'storage',
+      'embedder',
+      'engine',
+      'host',
+      'connect',
+      'sync',
+    ]),
     // The memory for other origins: a host page's side (allow-list, scoping) over the host.
     // Sync between devices drives an engine through its replica hooks.
     layer('sync-on-engine', 'sync', ['core', 'storage', 'embedder', 'engine']),

@@ -15,6 +15,11 @@
  * - `dist/vendor/tfjs.js` — TF.js (core, WASM backend, graph converter) for `UseEmbedder` in
  *   the worker, which imports it only for `{ kind: 'use' }`. TF.js finds its own wasm through
  *   `wasmPaths`, so no asset is referenced here.
+ * - `dist/vendor/pouchdb.js` — PouchDB as sync uses it (core, HTTP adapter, replicator, IndexedDB
+ *   adapter; `src/sync/pouch.ts`) built for browsers, imported by `dist/sync/` as `#pouchdb`
+ *   (package.json `imports`: `dist/sync/pouch.js` over the real packages in Node, which are
+ *   optional peer dependencies there, and this file everywhere else). So an app that never
+ *   syncs installs no PouchDB and its bundler still resolves every import.
  * - `dist/**.d.ts` — tsc declarations, their relative specifiers rewritten from `.ts` to `.js`.
  *
  * The build ends by checking that every relative import and `new URL(…, import.meta.url)` in
@@ -127,6 +132,31 @@ function ortSelfUrl(): Plugin {
   }
 }
 
+/** `src/sync/pouch.ts` as its importers see it: `#pouchdb` (see package.json `imports`). */
+const POUCH_MODULE = 'src/sync/pouch.ts'
+
+function pouchAs(root: string, target: string): Plugin {
+  const file = join(root, POUCH_MODULE)
+  return {
+    name: 'engram:pouchdb',
+    resolveId(id, importer) {
+      if (!importer || !id.endsWith('/pouch.ts')) return null
+      return resolve(dirname(importer), id) === file ? { id: target, external: true } : null
+    },
+  }
+}
+
+/** PouchDB's `events` import, for browsers: see src/sync/event-emitter.ts. */
+function eventsShim(root: string): Plugin {
+  const file = join(root, 'src/sync/event-emitter.ts')
+  return {
+    name: 'engram:events',
+    resolveId(id) {
+      return id === 'events' ? file : null
+    },
+  }
+}
+
 async function buildLibrary(root: string, outDir: string): Promise<void> {
   await build({
     input: {
@@ -134,10 +164,13 @@ async function buildLibrary(root: string, outDir: string): Promise<void> {
       'embedder/index': join(root, 'src/embedder/index.ts'),
       'agent/index': join(root, 'src/agent/index.ts'),
       'connect/index': join(root, 'src/connect/index.ts'),
+      'sync/index': join(root, 'src/sync/index.ts'),
+      // Node's `#pouchdb`: imported by nothing here (the plugin answers `#pouchdb` instead).
+      'sync/pouch': join(root, POUCH_MODULE),
     },
     platform: 'neutral',
     external: (id) => isBare(id) && id !== SPECIFIER_TRANSFORMERS,
-    plugins: [transformersAs('#transformers'), urlExtensions()],
+    plugins: [transformersAs('#transformers'), pouchAs(root, '#pouchdb'), urlExtensions()],
     transform: { target: TARGET },
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warn',
@@ -180,6 +213,7 @@ async function buildWorker(root: string, outDir: string): Promise<void> {
     plugins: [
       transformersAs('../vendor/transformers.js'),
       tfjsAs('../vendor/tfjs.js'),
+      eventsShim(root),
       urlExtensions(),
     ],
     transform: { target: TARGET },
@@ -212,6 +246,16 @@ async function buildVendor(root: string, outDir: string): Promise<void> {
     output: { dir: vendor, format: 'es', entryFileNames: '[name].js' },
   })
   await build({
+    input: { pouchdb: join(root, POUCH_MODULE) },
+    platform: 'browser',
+    resolve: { conditionNames: ['browser', 'import', 'module', 'default'] },
+    plugins: [eventsShim(root)],
+    transform: { target: TARGET },
+    tsconfig: join(root, 'tsconfig.json'),
+    logLevel: 'warn',
+    output: { dir: vendor, format: 'es', entryFileNames: '[name].js', minify: true },
+  })
+  await build({
     input: { tfjs: join(root, 'scripts/package/tfjs-entry.ts') },
     platform: 'browser',
     resolve: { conditionNames: ['browser', 'import', 'module', 'default'] },
@@ -228,6 +272,7 @@ async function buildVendor(root: string, outDir: string): Promise<void> {
     ['@tensorflow/tfjs-core', 'LICENSE'],
     ['@tensorflow/tfjs-backend-wasm', 'LICENSE'],
     ['@tensorflow/tfjs-converter', 'LICENSE'],
+    ['pouchdb-core', 'LICENSE'],
   ] as const
   const notices: string[] = []
   for (const [pkg, file] of licences) {
@@ -240,7 +285,7 @@ async function buildVendor(root: string, outDir: string): Promise<void> {
   }
   await writeFile(
     join(vendor, 'LICENSES.txt'),
-    `Bundled into transformers.js, tfjs.js and ${ORT_WASM}:\n\n${notices.join('\n---\n\n')}`,
+    `Bundled into transformers.js, tfjs.js, pouchdb.js and ${ORT_WASM}:\n\n${notices.join('\n---\n\n')}`,
   )
 }
 

@@ -1,11 +1,13 @@
 import * as Comlink from 'comlink'
 import { MemoryClosedError, WorkerTerminatedError } from '../core/errors.ts'
+import type { SyncOptions } from '../core/types.ts'
 import type { MemoryHost, MemoryMethod, RemoteMemoryApi } from '../host/protocol.ts'
 import { cloneFailure } from './clone-failure.ts'
 import { createClient } from './create-client.ts'
 import { watchEndpoint } from './endpoint-watch.ts'
 import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
+import { startRemoteSync } from './sync-handle.ts'
 import { toWireArguments } from './wire-arguments.ts'
 
 /** What the endpoint's owner does on `close()`/`terminate()`: `worker.terminate()`, `port.close()`. */
@@ -67,7 +69,8 @@ export async function connectMemory(
     (method, args) => {
       if (closedByCaller) return Promise.reject(new MemoryClosedError())
       if (link.death !== undefined) return Promise.reject(new WorkerTerminatedError(link.death))
-      return link.guard(sent(send(remote, method, args), args))
+      const guard = <T>(call: () => Promise<T>) => link.guard(sent(call(), args))
+      return guard(() => send(remote, method, args, guard))
     },
     {
       runsIn: 'worker',
@@ -100,7 +103,9 @@ function send(
   remote: Comlink.Remote<RemoteMemoryApi>,
   method: MemoryMethod,
   args: unknown[],
+  guard: <T>(call: () => Promise<T>) => Promise<T>,
 ): Promise<unknown> {
+  if (method === 'sync') return startRemoteSync(remote, args[0] as SyncOptions, guard)
   const forward = remote[method] as unknown as (...wire: unknown[]) => Promise<unknown>
   return forward(...toWireArguments(method, args))
 }

@@ -1,5 +1,6 @@
 import { MemoryClosedError } from '../core/errors.ts'
 import { type EngineEnvironment, openEngine } from '../host/open-engine.ts'
+import { plugSync } from '../host/remote-sync.ts'
 import { createClient } from './create-client.ts'
 import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
@@ -22,6 +23,7 @@ export async function openMemoryInProcess(
   const events = eventListeners(options.onEvent)
   const { onEvent: _onEvent, worker: _worker, ...openOptions } = options
   const { engine, dispose } = await openEngine(openOptions, events.dispatch, env)
+  plugSync(engine, env.syncMirror)
   let closed = false
   return createClient(
     (method, args) =>

@@ -9,6 +9,7 @@ import {
   type RemoteMemoryApi,
   type WorkerOpenOptions,
 } from './protocol.ts'
+import { plugSync, remoteSync } from './remote-sync.ts'
 
 /**
  * The object a memory host exposes (the worker does, and so can any page at the end of a
@@ -26,6 +27,7 @@ export function createMemoryHost(env: EngineEnvironment = {}): MemoryHost {
         release(onEvent)
         throw error
       }
+      plugSync(memory.engine, env.syncMirror)
       opened.push({ memory, onEvent })
       return Comlink.proxy(remoteApi(memory.engine))
     },
@@ -59,6 +61,7 @@ function remoteApi(engine: MemoryEngine): RemoteMemoryApi {
       release(select)
     }
   }
+  Object.assign(api, remoteSync(engine, release))
   return api as unknown as RemoteMemoryApi
 }
 

@@ -10,6 +10,9 @@ import type {
   RecallOptions,
   RecallResult,
   SelectHook,
+  SyncListener,
+  SyncOptions,
+  SyncStatus,
 } from '../core/types.ts'
 import type { EmbedderDevice, EmbedderDtype } from '../embedder/transformers-embedder.ts'
 import type { EngineOptions } from '../engine/engine-options.ts'
@@ -46,6 +49,9 @@ export const MEMORY_METHODS = [
   'relations',
   'feedback',
   'review',
+  'sync',
+  'lock',
+  'unlock',
   'close',
 ] as const satisfies readonly (keyof MemoryApi)[]
 
@@ -66,6 +72,7 @@ type EngineDataKey =
   | 'recallLogSize'
   | 'keyword'
   | 'writeBatch'
+  | 'encryption'
 /** The {@link EngineOptions} that only the host can supply: objects with behaviour, the environment. */
 type EngineHostKey =
   | 'indexedDB'
@@ -158,17 +165,32 @@ export interface WorkerOpenOptions extends MemoryOptions {
   tabSync?: boolean
 }
 
+/** What the host answers `sync` with: the number its handle goes by, and the status then. */
+export interface RemoteSyncStarted {
+  id: number
+  status: SyncStatus
+}
+
+/** The handle methods a page calls on a sync in the host. */
+export type SyncControl = 'flush' | 'compact' | 'stop'
+
 /**
  * The memory as the host exposes it: {@link MemoryApi}, except that `recall` takes its `select`
  * hook as a third argument. Comlink proxies only top-level arguments, so a function nested in
  * the options could never cross; the client moves it out and wraps it in `Comlink.proxy`.
+ * `sync` keeps its handle in the host: it takes the page's status listener as a proxy and
+ * answers plain data, and the page's handle calls `syncControl` with the id (see
+ * `client/sync-handle.ts`).
  */
-export type RemoteMemoryApi = Omit<MemoryApi, 'recall'> & {
+export type RemoteMemoryApi = Omit<MemoryApi, 'recall' | 'sync'> & {
   recall(
     query: string,
     options?: Omit<RecallOptions, 'select'>,
     select?: SelectHook & ProxyMarked,
   ): Promise<RecallResult>
+  sync(options: SyncOptions, onStatus?: SyncListener & ProxyMarked): Promise<RemoteSyncStarted>
+  /** Runs a handle method on sync `id`; undefined when that sync is already over. */
+  syncControl(id: number, control: SyncControl): Promise<SyncStatus | undefined>
 }
 
 /**

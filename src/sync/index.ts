@@ -1,4 +1,11 @@
-export { SyncKeyError, SyncServerError } from './sync-errors.ts'
+/**
+ * `engram/sync`: the replicator behind `memory.sync()` (PouchDB to a CouchDB-protocol server,
+ * sealed documents). `openMemory`, `openMemoryInProcess` and `createMemoryHost` plug it in by
+ * themselves; an engine opened with `MemoryEngine.open` takes it with `engine.useSync(startSync)`,
+ * or is synced directly with `startSync(engine, options)` (which also takes a `mirror`).
+ */
+export { SyncKeyError, SyncServerError, SyncStateError } from '../core/errors.ts'
+export type { SyncHandle, SyncListener, SyncOptions, SyncState, SyncStatus } from '../core/types.ts'
 export { DEFAULT_KDF_ITERATIONS } from './sync-keys.ts'
-export type { SyncOptions, SyncStatus } from './sync-options.ts'
-export { type SyncHandle, startSync } from './sync-session.ts'
+export type { StartSyncOptions } from './sync-options.ts'
+export { startSync } from './sync-session.ts'

@@ -1,7 +1,7 @@
+import { SyncKeyError, SyncServerError } from '../core/errors.ts'
 import { fromBase64Url, toBase64Url } from './bytes.ts'
 import type { SealedFields } from './sealed.ts'
 import { seal, unseal } from './sealed.ts'
-import { SyncKeyError, SyncServerError } from './sync-errors.ts'
 import {
   DEFAULT_KDF_ITERATIONS,
   deriveSyncKeys,

@@ -1,4 +1,5 @@
 import type { RemotePut } from '../engine/replica.ts'
+import { type EdgeChange, isEdgeDoc, pullEdges } from './edges.ts'
 import { type Leaf, resolveLeaves } from './merge.ts'
 import { foldNearDuplicates } from './near-duplicates.ts'
 import { type MemoryPayload, toRow, vectorFromBase64 } from './payload.ts'
@@ -33,9 +34,12 @@ export async function pullBatch(
   })
   if (feed.results.length === 0) return { seen: 0, writes: 0 }
   const plan: InboundPlan = { puts: [], forgets: [], writes: [] }
+  const edges: EdgeChange[] = []
   for (const change of feed.results) {
-    if (!isMemoryDoc(change.id)) continue
     const doc = change.doc as unknown as (SealedDoc & { _deleted?: boolean }) | undefined
+    if (isEdgeDoc(change.id))
+      edges.push({ id: change.id, doc, conflicted: change.changes.length > 1 })
+    if (!isMemoryDoc(change.id)) continue
     if (change.changes.length > 1) await resolve(ctx, change.id, doc, plan)
     else if (change.deleted || !doc || doc._deleted) plan.forgets.push(change.id)
     else {
@@ -45,8 +49,10 @@ export async function pullBatch(
   }
   await foldNearDuplicates(ctx, plan)
   // A conflict here (the replicator wrote meanwhile) is resolved when its change comes round.
-  const writes = (await writeDocs(ctx, plan.writes)).written
+  let writes = (await writeDocs(ctx, plan.writes)).written
   await store(ctx, plan, guard)
+  // After the memories, so an edge arriving with its ends finds them mapped.
+  if (edges.length > 0 || ctx.edges.pending.size > 0) writes += await pullEdges(ctx, edges)
   cursor.mirror = Number(feed.last_seq)
   return { seen: feed.results.length, writes }
 }

@@ -1,9 +1,10 @@
+import type { SyncStatus } from '../core/types.ts'
 import type { Replica } from '../engine/replica.ts'
+import type { EdgeState } from './edge-state.ts'
 import type { MemoryPayload } from './payload.ts'
 import type { PouchDatabase } from './pouch.ts'
 import { type SealedFields, seal, unseal } from './sealed.ts'
 import type { SyncKeys } from './sync-keys.ts'
-import type { SyncStatus } from './sync-options.ts'
 
 /** Which replicated document each local memory is, both ways. Local ids differ per device. */
 export class DocMap {
@@ -47,6 +48,8 @@ export interface SyncContext {
   vectors: boolean
   nearDuplicate: number
   docs: DocMap
+  /** The relations replicated, and those waiting for their ends. */
+  edges: EdgeState
   status: SyncStatus
 }
 

@@ -9,8 +9,8 @@ export interface SyncKeys {
   mac: CryptoKey
 }
 
-/** PBKDF2-SHA-256 rounds for a passphrase: OWASP's 2023 floor for this hash. */
-export const DEFAULT_KDF_ITERATIONS = 600_000
+// One passphrase stretch for sync and for encryption at rest (storage/at-rest/kdf.ts).
+export { DEFAULT_KDF_ITERATIONS, passphraseKey } from '../storage/index.ts'
 
 const encoder = new TextEncoder()
 
@@ -24,31 +24,6 @@ function subtle(): SubtleCrypto {
 /** Random bytes for a new salt. */
 export function randomSalt(length = 16): Uint8Array {
   return globalThis.crypto.getRandomValues(new Uint8Array(length))
-}
-
-/**
- * The HKDF base key of a passphrase: PBKDF2-SHA-256 over `salt`, slow on purpose, since the
- * server holds ciphertext that can be attacked offline.
- */
-export async function passphraseKey(
-  passphrase: string,
-  salt: Uint8Array,
-  iterations: number,
-): Promise<CryptoKey> {
-  const s = subtle()
-  const raw = await s.importKey(
-    'raw',
-    encoder.encode(passphrase.normalize('NFC')),
-    'PBKDF2',
-    false,
-    ['deriveBits'],
-  )
-  const bits = await s.deriveBits(
-    { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
-    raw,
-    256,
-  )
-  return s.importKey('raw', bits, 'HKDF', false, ['deriveKey'])
 }
 
 /**

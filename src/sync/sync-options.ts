@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../core/errors.ts'
-import type { PouchDatabase } from './pouch.ts'
+import type { SyncOptions } from '../core/types.ts'
 import { DEFAULT_KDF_ITERATIONS } from './sync-keys.ts'
 
 /** Milliseconds between looks at the local change log for writes to push. */
@@ -10,68 +10,16 @@ export const DEFAULT_SYNC_MAX_RETRY_MS = 5_000
 export const SYNC_BATCH = 250
 
 /**
- * Options for {@link startSync}. Give exactly one of `passphrase` and `key`.
- *
- * @example
- * const sync = startSync(engine, { url: 'https://couch.example/alice-memory', passphrase })
- * sync.on((s) => console.log(s.state, s.pushed, s.pulled))
- * // => 'active' 12 0, then 'paused' 12 0 once caught up
+ * Options for {@link startSync}: the contract's {@link SyncOptions} (plain data, what
+ * `memory.sync()` takes), plus the mirror, which only an in-process caller can hand over.
  */
-export interface SyncOptions {
-  /** The CouchDB-protocol database to sync with (CouchDB, PouchDB Server…); created if missing. */
-  url: string
-  /** Basic-auth credentials for the server. */
-  auth?: { username: string; password: string }
+export interface StartSyncOptions extends SyncOptions {
   /**
-   * The secret documents are sealed with, stretched by PBKDF2-SHA-256 (`kdfIterations` rounds)
-   * with the salt from the server's `engram-keycheck` document. Never sent anywhere.
+   * The local PouchDB database of sealed documents (`new PouchDB(name, { adapter: 'memory' })`
+   * in Node). Typed loosely so the package's types need no PouchDB typings.
+   * @default an IndexedDB one named `engram-sync:<memory>`
    */
-  passphrase?: string
-  /** Instead of a passphrase: an HKDF key the app manages (`importKey('raw', …, 'HKDF', …)`). */
-  key?: CryptoKey
-  /** Keep replicating as changes happen; false syncs once and stops (see `SyncHandle.done`). @default true */
-  live?: boolean
-  /**
-   * Replicate vectors too. Off by default: each device embeds with its own model, and a vector
-   * is only used where the model id matches. @default false
-   */
-  vectors?: boolean
-  /**
-   * PBKDF2 rounds for the first device to set up the server (later ones read them from the
-   * keycheck). At least 600 000. @default 600000
-   */
-  kdfIterations?: number
-  /**
-   * Cosine at or above which two memories that devices wrote independently are one, the
-   * smaller document id winning on every device. 0..1. @default the engine's `nearDuplicate` (0.97)
-   */
-  nearDuplicate?: number
-  /** The local PouchDB of sealed documents. @default an IndexedDB one named after the memory */
-  mirror?: PouchDatabase
-  /** @default 250 */
-  pollMs?: number
-  /** @default 5000 */
-  maxRetryMs?: number
-}
-
-/** Where a sync stands, as the handle's listeners see it. */
-export interface SyncStatus {
-  /**
-   * `starting` (keys, first pass), `active` (replicating), `paused` (caught up, or offline when
-   * `error` is set), `complete` (a one-shot sync finished), `stopped`, `error` (gave up).
-   */
-  state: 'starting' | 'active' | 'paused' | 'complete' | 'stopped' | 'error'
-  /** Documents written to the server / read from it, since start. */
-  pushed: number
-  pulled: number
-  /** Local memories written or forgotten because of remote changes. */
-  applied: number
-  /** Documents whose concurrent versions were merged. */
-  conflicts: number
-  /** Near duplicates written independently on two devices and folded into one. */
-  nearDuplicates: number
-  /** The last error, as data (it may have crossed a worker boundary). */
-  error?: { name: string; message: string; code?: string }
+  mirror?: object
 }
 
 export interface ResolvedSyncOptions {
@@ -82,7 +30,7 @@ export interface ResolvedSyncOptions {
   vectors: boolean
   kdfIterations: number
   nearDuplicate: number | undefined
-  mirror: PouchDatabase | undefined
+  mirror: object | undefined
   pollMs: number
   maxRetryMs: number
 }
@@ -102,7 +50,7 @@ const NAMES = new Set([
 ])
 
 /** Checks {@link SyncOptions}; throws InvalidInputError `BAD_OPTION` naming the field. */
-export function checkSyncOptions(options: SyncOptions): ResolvedSyncOptions {
+export function checkSyncOptions(options: StartSyncOptions): ResolvedSyncOptions {
   const bad = (field: string, expected: string, got: unknown): never => {
     throw new InvalidInputError('BAD_OPTION', field, `expected ${expected}, got ${describe(got)}`)
   }

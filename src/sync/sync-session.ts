@@ -1,42 +1,24 @@
-import { errorToData } from '../core/errors.ts'
+import { errorToData, SyncServerError } from '../core/errors.ts'
 import { DEFAULT_RETRIEVAL } from '../core/options.ts'
+import type { SyncHandle, SyncStatus } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
 import type { Replica } from '../engine/replica.ts'
+import { loadEdges, newEdgeState, pushEdges } from './edges.ts'
 import { KEYCHECK_ID, openKeys } from './keycheck.ts'
 import { Pouch, type PouchDatabase } from './pouch.ts'
 import { pullBatch } from './pull-remote.ts'
 import { pushLocal, type SyncCursor } from './push-local.ts'
 import { DocMap, type SyncContext } from './sync-context.ts'
-import { SyncServerError } from './sync-errors.ts'
 import { memoryDocId } from './sync-keys.ts'
 import {
   checkSyncOptions,
   type ResolvedSyncOptions,
-  type SyncOptions,
-  type SyncStatus,
+  type StartSyncOptions,
 } from './sync-options.ts'
 
-/** A running sync, as {@link startSync} returns it. */
-export interface SyncHandle {
-  /** The status now (a copy). */
-  readonly status: SyncStatus
-  /** Calls `listener` on every status change; returns the unsubscribe function. */
-  on(listener: (status: SyncStatus) => void): () => void
-  /** Pushes local writes into the mirror and applies what the mirror holds, now. */
-  flush(): Promise<void>
-  /** Resolves when a one-shot sync (`live: false`) is complete, or when `stop()` ends a live one. */
-  readonly done: Promise<SyncStatus>
-  /**
-   * Compacts the server database and the mirror: old revisions' ciphertext goes, so a forgotten
-   * memory leaves only its tombstone (opaque id, revision ids, forget time). Needs a server
-   * user allowed to compact (a CouchDB admin).
-   */
-  compact(): Promise<void>
-  /** Stops replicating, waits for the step in progress and saves the cursor. */
-  stop(): Promise<void>
-}
-
 const CURSOR_ID = '_local/engram-sync-cursor'
+/** Polls between the looks for local relation changes (a table scan, so not every poll). */
+const EDGE_POLL_TICKS = 8
 const DEVICE_ID = '_local/engram-sync-device'
 
 /**
@@ -52,9 +34,12 @@ const DEVICE_ID = '_local/engram-sync-device'
  * const sync = await startSync(engine, { url: 'https://couch.example/alice', passphrase })
  * await sync.stop()
  */
-export async function startSync(engine: MemoryEngine, options: SyncOptions): Promise<SyncHandle> {
+export async function startSync(
+  engine: MemoryEngine,
+  options: StartSyncOptions,
+): Promise<SyncHandle> {
   const resolved = checkSyncOptions(options)
-  const session = new SyncSession(engine.replica, resolved)
+  const session = new SyncSession(engine.replica, resolved, `engram-sync:${engine.name}`)
   await session.start()
   return session
 }
@@ -87,11 +72,13 @@ class SyncSession implements SyncHandle {
   #fail!: (error: unknown) => void
   readonly done: Promise<SyncStatus>
 
-  constructor(replica: Replica, options: ResolvedSyncOptions) {
+  constructor(replica: Replica, options: ResolvedSyncOptions, mirrorName: string) {
     this.#replica = replica
     this.#options = options
     this.#ownMirror = !options.mirror
-    this.#mirror = options.mirror ?? new Pouch(`engram-sync`, { adapter: 'indexeddb' })
+    this.#mirror =
+      (options.mirror as PouchDatabase | undefined) ??
+      new Pouch(mirrorName, { adapter: 'indexeddb' })
     this.#remote = remoteDatabase(options, true)
     this.done = new Promise((resolve, reject) => {
       this.#finish = resolve
@@ -135,8 +122,10 @@ class SyncSession implements SyncHandle {
       vectors: o.vectors,
       nearDuplicate: o.nearDuplicate ?? DEFAULT_RETRIEVAL.nearDuplicate,
       docs,
+      edges: newEdgeState(),
       status: this.#status,
     }
+    await loadEdges(this.#ctx, this.#cursor)
     await this.#step()
     if (o.live) this.#startLive()
     else void this.#runOnce()
@@ -185,8 +174,11 @@ class SyncSession implements SyncHandle {
     this.#feed = this.#mirror.changes({ since: 'now', live: true }).on('change', (change) => {
       if (!change.id.startsWith('_local/')) this.#schedule()
     })
+    let ticks = 0
     this.#poll = setInterval(() => {
-      if (this.#replica.seq !== this.#cursor.local) this.#schedule()
+      // Every EDGE_POLL_TICKS-th look also runs a step for relate/unrelate, which log no seq.
+      if (this.#replica.seq !== this.#cursor.local || ++ticks % EDGE_POLL_TICKS === 0)
+        this.#schedule()
     }, o.pollMs)
     ;(this.#poll as { unref?: () => void }).unref?.()
   }
@@ -238,6 +230,8 @@ class SyncSession implements SyncHandle {
             // change for its memory, and the next push merges and applies it.
             if (pushed.seen === 0 && pulled.seen === 0) break
           }
+          // Relations log no changes: each step compares the table with what was replicated.
+          wrote += await pushEdges(ctx)
           await this.#saveCursor()
           this.#emit()
         } catch (error) {

@@ -29,6 +29,7 @@ function expectWorkingApp(check: PageCheck | undefined): void {
   expect(outcome.dims).toBeGreaterThan(0)
   expect(outcome.vectors).toBe(2)
   expect(outcome.events).toContain('model-ready')
+  expect(outcome.sync).toBe('BAD_OPTION')
   expect(outcome.hits?.[0]).toEqual({
     text: 'Priya prefers green tea in the afternoon',
     via: 'both',
@@ -59,11 +60,13 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
     const top = new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'])
     expect(files.filter((file) => !file.startsWith('dist/') && !top.has(file))).toEqual([])
     for (const file of top) expect(files).toContain(file)
-    for (const entry of ['index', 'embedder/index', 'worker/memory-worker']) {
+    for (const entry of ['index', 'embedder/index', 'sync/index', 'worker/memory-worker']) {
       expect(files).toContain(`dist/${entry}.js`)
       expect(files).toContain(`dist/${entry}.d.ts`)
     }
     expect(files).toContain('dist/vendor/transformers.js')
+    // PouchDB for browsers, so an app that never syncs installs none of it (see #pouchdb).
+    expect(files).toContain('dist/vendor/pouchdb.js')
     expect(files).toContain(`dist/vendor/${WASM}.wasm`)
     expect(files.filter((file) => file.endsWith('.wasm'))).toHaveLength(1)
     expect(files.some((file) => /(^|\/)(models|test|scripts|src)\//.test(file))).toBe(false)
@@ -81,6 +84,7 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
       '"engram/embedder"',
       '"engram/agent"',
       '"engram/connect"',
+      '"engram/sync"',
       '"engram/worker"',
     ]
     for (const entry of entries) {
@@ -91,10 +95,22 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
     }
   })
 
-  it('installs without a native ONNX runtime, transformers.js or sharp', () => {
+  it('installs without a native ONNX runtime, transformers.js, sharp or PouchDB', () => {
     for (const name of FORBIDDEN_PACKAGES) expect(report.install.packages).not.toContain(name)
+    // PouchDB is an optional peer: the browser build carries its own (dist/vendor/pouchdb.js).
+    expect(report.install.packages.filter((name) => name.startsWith('pouchdb'))).toEqual([])
     expect(report.install.engramPackages).toEqual(
-      ['comlink', 'dexie', 'engram', 'layerr', 'minisearch', 'stemmer', 'ulidx'].sort(),
+      [
+        '@noble/ciphers',
+        '@noble/hashes',
+        'comlink',
+        'dexie',
+        'engram',
+        'layerr',
+        'minisearch',
+        'stemmer',
+        'ulidx',
+      ].sort(),
     )
     expect(report.install.engramBytes).toBeLessThan(40e6)
   })

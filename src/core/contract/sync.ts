@@ -1,0 +1,98 @@
+/**
+ * Multi-device sync as the contract names it: `MemoryApi.sync(options)` and the handle it
+ * returns. Types only; the replicator is `src/sync/` (PouchDB), plugged in by the host.
+ */
+
+/**
+ * Options for `memory.sync()`: plain data (a `CryptoKey` is structured-cloneable), so the same
+ * options start a sync in process or in the memory worker. Give exactly one of `passphrase` and
+ * `key`.
+ *
+ * @example
+ * const sync = await memory.sync({ url: 'https://couch.example/alice-memory', passphrase })
+ * sync.on((s) => console.log(s.state, s.pushed, s.pulled))
+ * // => 'active' 12 0, then 'paused' 12 0 once caught up
+ */
+export interface SyncOptions {
+  /** The CouchDB-protocol database to sync with (CouchDB, PouchDB Server…); created if missing. */
+  url: string
+  /** Basic-auth credentials for the server. */
+  auth?: { username: string; password: string }
+  /**
+   * The secret documents are sealed with, stretched by PBKDF2-SHA-256 (`kdfIterations` rounds)
+   * with the salt from the server's `engram-keycheck` document. Never sent anywhere.
+   */
+  passphrase?: string
+  /** Instead of a passphrase: an HKDF key the app manages (`importKey('raw', …, 'HKDF', …)`). */
+  key?: CryptoKey
+  /** Keep replicating as changes happen; false syncs once and stops (see `SyncHandle.done`). @default true */
+  live?: boolean
+  /**
+   * Replicate vectors too. Off by default: each device embeds with its own model, and a vector
+   * is only used where the model id matches. @default false
+   */
+  vectors?: boolean
+  /**
+   * PBKDF2 rounds for the first device to set up the server (later ones read them from the
+   * keycheck). At least 600 000. @default 600000
+   */
+  kdfIterations?: number
+  /**
+   * Cosine at or above which two memories that devices wrote independently are one, the
+   * smaller document id winning on every device. 0..1. @default the engine's `nearDuplicate` (0.97)
+   */
+  nearDuplicate?: number
+  /** Milliseconds between looks at the local change log for writes to push. 10.. @default 250 */
+  pollMs?: number
+  /** Longest wait between retries while the server is unreachable, in ms. 10.. @default 5000 */
+  maxRetryMs?: number
+}
+
+/** The states of a sync, in the order they usually come. */
+export type SyncState = 'starting' | 'active' | 'paused' | 'complete' | 'stopped' | 'error'
+
+/** Where a sync stands, as the handle's listeners see it (plain data). */
+export interface SyncStatus {
+  /**
+   * `starting` (keys, first pass), `active` (replicating), `paused` (caught up, or offline when
+   * `error` is set), `complete` (a one-shot sync finished), `stopped`, `error` (gave up).
+   */
+  state: SyncState
+  /** Documents written to the server / read from it, since start. */
+  pushed: number
+  pulled: number
+  /** Local memories and relations written or removed because of remote changes. */
+  applied: number
+  /** Documents whose concurrent versions were merged. */
+  conflicts: number
+  /** Near duplicates written independently on two devices and folded into one. */
+  nearDuplicates: number
+  /** The last error, as data (it may have crossed a worker boundary). */
+  error?: { name: string; message: string; code?: string }
+}
+
+/** Hears every status change of a sync. */
+export type SyncListener = (status: SyncStatus) => void
+
+/**
+ * A running sync, as `memory.sync()` returns it. One sync runs per memory at a time: a second
+ * `sync()` before this one has stopped (or completed) throws `SyncStateError` `SYNC_RUNNING`.
+ * Over the worker the handle lives on the page and its methods are messages to the worker.
+ */
+export interface SyncHandle {
+  /** The status last heard (a copy). */
+  readonly status: SyncStatus
+  /** Calls `listener` on every status change; returns the unsubscribe function. */
+  on(listener: SyncListener): () => void
+  /** Pushes local writes and relations into the mirror and applies what it holds, now. */
+  flush(): Promise<void>
+  /**
+   * Compacts the server database and the mirror: old revisions' ciphertext goes, so a forgotten
+   * memory leaves only its tombstone. Needs a server user allowed to compact (a CouchDB admin).
+   */
+  compact(): Promise<void>
+  /** Stops replicating, waits for the step in progress and saves the cursor. */
+  stop(): Promise<void>
+  /** Resolves when a one-shot sync (`live: false`) is complete, or when `stop()` ends a live one. */
+  readonly done: Promise<SyncStatus>
+}
