@@ -33,18 +33,28 @@ export {
   openMemory,
   openMemoryInProcess,
 } from './client/index.ts'
-export type { ErrorData, InvalidInputCode } from './core/errors.ts'
+export type {
+  EncryptionCode,
+  ErrorData,
+  InvalidInputCode,
+  SyncStateCode,
+} from './core/errors.ts'
 export {
   AccessDeniedError,
   EmbedderUnavailableError,
+  EncryptionError,
   EngramError,
   ImportFormatError,
   InvalidInputError,
   MemoryClosedError,
+  MemoryLockedError,
   MemoryNotFoundError,
   RejectedMemoryError,
   StorageError,
   StorageFullError,
+  SyncKeyError,
+  SyncServerError,
+  SyncStateError,
   WorkerTerminatedError,
 } from './core/errors.ts'
 export type {

@@ -10,14 +10,17 @@ import { mountBrowsePanel } from './browse-panel.ts'
 import { mountConnectedSitesPanel } from './connected-sites-panel.ts'
 import { createContext, EventBus } from './context.ts'
 import { byId } from './dom.ts'
+import { mountEncryptionSetting, type OpenWith, openUnlocked } from './encryption-setting.ts'
 import { describeError } from './field-errors.ts'
 import { mountModelPanel } from './model-panel.ts'
 import { mountPagesPanel } from './pages-panel.ts'
 import { mountRecallLogPanel } from './recall-log-panel.ts'
 import { mountRecallPanel } from './recall-panel.ts'
 import { mountRememberPanel } from './remember-panel.ts'
+import { mountReviewPanel } from './review-panel.ts'
 import { embedderChoice, readSettings } from './settings.ts'
 import { mountStoragePanel } from './storage-panel.ts'
+import { mountSyncPanel } from './sync-panel.ts'
 import { mountTransferPanel } from './transfer-panel.ts'
 
 async function main(): Promise<void> {
@@ -26,20 +29,27 @@ async function main(): Promise<void> {
   const settings = readSettings()
   byId('app-version').textContent = `Engram ${__ENGRAM_VERSION__} · memory “${settings.memory}”`
   const bus = new EventBus()
-  const memory = await openMemory({
-    name: settings.memory,
-    embedder: await embedderChoice(settings),
-    onEvent: bus.emit,
-  })
+  const embedder = await embedderChoice(settings)
+  const open: OpenWith = (encryption) =>
+    openMemory({
+      name: settings.memory,
+      embedder,
+      onEvent: bus.emit,
+      ...(encryption && { encryption }),
+    })
+  const memory = await openUnlocked(open)
   const ctx = createContext(memory, settings, bus)
   const model = mountModelPanel(ctx)
   mountRememberPanel(ctx)
   mountRecallPanel(ctx)
   mountAgentPanel(ctx)
   const browse = mountBrowsePanel(ctx)
+  mountReviewPanel(ctx)
   mountPagesPanel(ctx)
   mountTransferPanel(ctx)
   mountStoragePanel(ctx)
+  mountSyncPanel(ctx)
+  mountEncryptionSetting(ctx, open)
   mountRecallLogPanel(ctx)
   mountConnectedSitesPanel(SiteGrants.open(), settings.memory)
   await Promise.all([browse.refresh(), model.sync()])

@@ -1,11 +1,7 @@
-import {
-  AccessDeniedError,
-  errorToData,
-  InvalidInputError,
-  MemoryNotFoundError,
-} from '../core/errors.ts'
+import { AccessDeniedError } from '../core/errors.ts'
 import type { Memory, RecallResult } from '../core/types.ts'
-import type { MemoryMethod, RemoteMemoryApi } from '../host/protocol.ts'
+import type { RemoteMemoryApi } from '../host/protocol.ts'
+import { badOption, guard, isObject, Namespaces, notFound } from './origin-namespaces.ts'
 
 /** What the scope asks before every call: is the origin still allowed, and to which namespaces? */
 export interface OriginAccess {
@@ -21,8 +17,9 @@ export interface OriginAccess {
 
 /**
  * The methods another origin is not offered: the recall log and stats describe every
- * namespace, `verify` and `review` are the owner's housekeeping, and an import could claim any
- * namespace.
+ * namespace, `verify` and `review` are the owner's housekeeping, an import could claim any
+ * namespace, sync (with its handle's `syncControl`) replicates all of them to a server of
+ * the caller's choosing, and locking or unlocking encryption at rest is the owner's to do.
  */
 export const NOT_OFFERED_TO_ORIGINS = [
   'recallLog',
@@ -31,13 +28,29 @@ export const NOT_OFFERED_TO_ORIGINS = [
   'verify',
   'review',
   'importMemories',
-] as const satisfies readonly MemoryMethod[]
+  'sync',
+  'syncControl',
+  'lock',
+  'unlock',
+] as const satisfies readonly (keyof RemoteMemoryApi)[]
+
+type NotOffered = (typeof NOT_OFFERED_TO_ORIGINS)[number]
+/** Every method not refused must be scoped below, or this does not compile. */
+type Offered = Pick<RemoteMemoryApi, Exclude<keyof RemoteMemoryApi, NotOffered>>
+
+/** What each group of scoped methods shares: the memory, the origin, its grants per call. */
+interface Scope {
+  api: RemoteMemoryApi
+  origin: string
+  allowed(): Promise<Namespaces>
+}
 
 /**
  * The memory as one origin may use it: every call is checked against the allow-list first, its
  * namespace is forced to one the origin was granted (its own, `origin:<origin>`, unless the user
- * gave more), ids outside those namespaces do not exist for it, and the methods in
- * {@link NOT_OFFERED_TO_ORIGINS} are refused. Errors are thrown as data, as the host's are.
+ * gave more), ids outside those namespaces do not exist for it (a relation needs both ends in
+ * them: `AccessDeniedError`), and the methods in {@link NOT_OFFERED_TO_ORIGINS} are refused.
+ * Errors are thrown as data, as the host's are.
  *
  * @example
  * const scoped = scopeToOrigin(api, { origin: 'https://example.test', namespaces: async () => ['origin:https://example.test'] })
@@ -45,76 +58,107 @@ export const NOT_OFFERED_TO_ORIGINS = [
  * await scoped.stats() // => throws AccessDeniedError (as data)
  */
 export function scopeToOrigin(api: RemoteMemoryApi, access: OriginAccess): RemoteMemoryApi {
-  const allowed = async (): Promise<Namespaces> =>
-    new Namespaces(access.origin, await access.namespaces())
-  const owned = async (...ids: unknown[]): Promise<Namespaces> => {
-    const scope = await allowed()
-    for (const id of ids) {
-      const memory = typeof id === 'string' ? await api.get(id) : undefined
-      if (!memory || !scope.has(memory.namespace)) throw notFound(id)
-    }
-    return scope
+  const scope: Scope = {
+    api,
+    origin: access.origin,
+    allowed: async () => new Namespaces(access.origin, await access.namespaces()),
   }
-  /** A page id that is new, or names a page of the origin's: another's page does not exist for it. */
-  const ownPage = async (pageId: unknown, mustExist: boolean): Promise<Namespaces> => {
-    const scope = await allowed()
-    const page = typeof pageId === 'string' ? await api.getPage(pageId) : undefined
-    if (page ? !scope.has(page.namespace) : mustExist) throw notFound(pageId)
-    return scope
+  const offered: Offered = {
+    ...memoryMethods(scope),
+    ...pageMethods(scope),
+    ...curationMethods(scope),
+    close: () => api.close(),
   }
-  const refused = (method: MemoryMethod) => async (): Promise<never> =>
-    guard(async () => {
-      await allowed()
-      throw new AccessDeniedError(access.origin, `${method}() is not offered to other origins`)
-    })
+  const refused = Object.fromEntries(
+    NOT_OFFERED_TO_ORIGINS.map((method) => [
+      method,
+      () =>
+        guard(async () => {
+          await scope.allowed()
+          throw new AccessDeniedError(access.origin, `${method}() is not offered to other origins`)
+        }),
+    ]),
+  ) as unknown as Pick<RemoteMemoryApi, NotOffered>
+  return { ...offered, ...refused }
+}
 
-  const scoped: RemoteMemoryApi = {
+/** A memory of the origin's namespaces, or `MemoryNotFoundError`: another's does not exist for it. */
+async function ownMemory(scope: Scope, id: unknown): Promise<Namespaces> {
+  const granted = await scope.allowed()
+  const memory = typeof id === 'string' ? await scope.api.get(id) : undefined
+  if (!memory || !granted.has(memory.namespace)) throw notFound(id)
+  return granted
+}
+
+function memoryMethods(scope: Scope) {
+  const { api, allowed } = scope
+  return {
     remember: (text, options) =>
       guard(async () => api.remember(text, (await allowed()).pin(options, 'options'))),
     rememberMany: (items) =>
       guard(async () => {
-        const scope = await allowed()
+        const granted = await allowed()
         if (!Array.isArray(items)) throw badOption('items', 'an array of items', items)
-        return api.rememberMany(items.map((item) => (isObject(item) ? scope.pin(item) : item)))
+        return api.rememberMany(items.map((item) => (isObject(item) ? granted.pin(item) : item)))
       }),
     update: (id, patch) =>
       guard(async () => {
-        await owned(id)
+        await ownMemory(scope, id)
         return api.update(id, patch)
       }),
     forget: (id) =>
       guard(async () => {
-        await owned(id)
+        await ownMemory(scope, id)
         return api.forget(id)
       }),
     get: (id) =>
       guard(async () => {
-        const scope = await allowed()
+        const granted = await allowed()
         const memory: Memory | undefined = await api.get(id)
-        return memory && scope.has(memory.namespace) ? memory : undefined
+        return memory && granted.has(memory.namespace) ? memory : undefined
       }),
     list: (options) => guard(async () => api.list((await allowed()).pin(options, 'options'))),
     count: (filter) => guard(async () => api.count((await allowed()).pin(filter, 'filter'))),
     recall: (query, options, select) =>
       guard(async () => {
-        const scope = await allowed()
-        const result: RecallResult = await api.recall(query, scope.pin(options, 'options'), select)
+        const granted = await allowed()
+        const result: RecallResult = await api.recall(
+          query,
+          granted.pin(options, 'options'),
+          select,
+        )
         // The namespace filter already holds; this keeps it true whatever recall learns next.
-        return { ...result, hits: result.hits.filter((hit) => scope.has(hit.memory.namespace)) }
+        return { ...result, hits: result.hits.filter((hit) => granted.has(hit.memory.namespace)) }
       }),
     exportMemories: (options) =>
       guard(async () => api.exportMemories((await allowed()).pin(options, 'options'))),
+  } satisfies Partial<Offered>
+}
+
+/**
+ * Pages: stored in the origin's namespace, and a page of another namespace reads as not found
+ * (`getPage` answers undefined, `forgetPage` and an overwrite by `rememberPage` throw
+ * `MemoryNotFoundError`), so an origin cannot learn that it exists.
+ */
+function pageMethods({ api, allowed }: Scope) {
+  const ownPage = async (pageId: unknown, mustExist: boolean): Promise<Namespaces> => {
+    const granted = await allowed()
+    const page = typeof pageId === 'string' ? await api.getPage(pageId) : undefined
+    if (page ? !granted.has(page.namespace) : mustExist) throw notFound(pageId)
+    return granted
+  }
+  return {
     rememberPage: (input) =>
       guard(async () => {
         if (!isObject(input)) throw badOption('input', 'a page object', input)
-        const scope = await ownPage(input.pageId, false)
-        return api.rememberPage(scope.pin(input))
+        const granted = await ownPage(input.pageId, false)
+        return api.rememberPage(granted.pin(input))
       }),
     getPage: (pageId) =>
       guard(async () => {
-        const scope = await allowed()
+        const granted = await allowed()
         const page = await api.getPage(pageId)
-        return page && scope.has(page.namespace) ? page : undefined
+        return page && granted.has(page.namespace) ? page : undefined
       }),
     forgetPage: (pageId) =>
       guard(async () => {
@@ -123,92 +167,56 @@ export function scopeToOrigin(api: RemoteMemoryApi, access: OriginAccess): Remot
       }),
     listPages: (options) =>
       guard(async () => api.listPages((await allowed()).pin(options, 'options'))),
+  } satisfies Partial<Offered>
+}
+
+/**
+ * Relations and feedback: every id named must be a memory of the origin's namespaces, else
+ * `AccessDeniedError` (the same answer for one that does not exist, so it learns nothing);
+ * `relations` lists only the edges whose other end is one of its memories too.
+ */
+function curationMethods(scope: Scope) {
+  const { api, allowed, origin } = scope
+  const mine = async (...ids: unknown[]): Promise<Namespaces> => {
+    const granted = await allowed()
+    for (const id of ids) {
+      const memory = typeof id === 'string' ? await api.get(id) : undefined
+      if (!memory || !granted.has(memory.namespace)) {
+        throw new AccessDeniedError(
+          origin,
+          `${origin} may relate and rate only memories of its namespaces; ${JSON.stringify(id)} is not one`,
+        )
+      }
+    }
+    return granted
+  }
+  return {
     relate: (fromId, toId, kind) =>
       guard(async () => {
-        await owned(fromId, toId)
+        await mine(fromId, toId)
         return api.relate(fromId, toId, kind)
       }),
     unrelate: (fromId, toId, kind) =>
       guard(async () => {
-        await owned(fromId, toId)
+        await mine(fromId, toId)
         return api.unrelate(fromId, toId, kind)
       }),
     relations: (id) =>
       guard(async () => {
-        const scope = await owned(id)
+        const granted = await mine(id)
         const edges = await api.relations(id)
-        const mine = await Promise.all(
+        const inScope = await Promise.all(
           edges.map(async (edge) => {
             const other = await api.get(edge.from === id ? edge.to : edge.from)
-            return other !== undefined && scope.has(other.namespace)
+            return other !== undefined && granted.has(other.namespace)
           }),
         )
-        return edges.filter((_, i) => mine[i])
+        return edges.filter((_, i) => inScope[i])
       }),
     feedback: (id, verdict) =>
       guard(async () => {
-        await owned(id)
+        await mine(id)
         return api.feedback(id, verdict)
       }),
-    close: () => api.close(),
-    recallLog: refused('recallLog'),
-    clearRecallLog: refused('clearRecallLog'),
-    stats: refused('stats'),
-    verify: refused('verify'),
-    review: refused('review'),
-    importMemories: refused('importMemories'),
-  }
-  return scoped
-}
-
-/** The namespaces granted at the moment of one call. */
-class Namespaces {
-  readonly #origin: string
-  readonly #granted: string[]
-  constructor(origin: string, granted: string[]) {
-    this.#origin = origin
-    this.#granted = granted
-  }
-
-  has(namespace: string): boolean {
-    return this.#granted.includes(namespace)
-  }
-
-  /** `options` with its namespace pinned: the default one when absent, refused when not granted. */
-  pin<T extends { namespace?: string }>(options: T | undefined, field?: string): T {
-    if (options !== undefined && !isObject(options)) {
-      throw badOption(field ?? 'options', 'an options object', options)
-    }
-    const asked = options?.namespace
-    if (asked === undefined) return { ...options, namespace: this.#granted[0] } as T
-    if (!this.has(asked)) {
-      throw new AccessDeniedError(
-        this.#origin,
-        `${this.#origin} may use namespaces ${JSON.stringify(this.#granted)}, not ${JSON.stringify(asked)}`,
-      )
-    }
-    return options as T
-  }
-}
-
-/** Runs a scoped call; a refusal thrown here leaves as data (the engine's errors already are). */
-async function guard<T>(task: () => Promise<T>): Promise<T> {
-  try {
-    return await task()
-  } catch (error) {
-    throw error instanceof Error ? errorToData(error) : error
-  }
-}
-
-function notFound(id: unknown): MemoryNotFoundError {
-  return new MemoryNotFoundError(typeof id === 'string' ? id : String(id))
-}
-
-function badOption(field: string, expected: string, got: unknown): InvalidInputError {
-  const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got
-  return new InvalidInputError('BAD_OPTION', field, `expected ${expected}, got ${kind}`)
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  } satisfies Partial<Offered>
 }

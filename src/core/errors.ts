@@ -23,6 +23,7 @@ export type InvalidInputCode =
   | 'DUPLICATE_TEXT'
   | 'BAD_META'
   | 'META_TOO_LARGE'
+  | 'PAGE_CHUNK'
 
 /** The caller passed something Engram cannot store or use. Nothing was written. */
 export class InvalidInputError extends EngramError {
@@ -140,6 +141,76 @@ export class AccessDeniedError extends EngramError {
 }
 
 /**
+ * The passphrase or key does not open this server's memory: the `engram-keycheck` document
+ * there was sealed with another one. Nothing was replicated or changed, locally or remotely.
+ */
+export class SyncKeyError extends EngramError {
+  override readonly name = 'SyncKeyError'
+  readonly code = 'WRONG_KEY'
+  constructor(
+    message = 'the passphrase or key does not match the one this server was set up with',
+  ) {
+    super(message)
+  }
+}
+
+/** The server cannot be used for sync: unreachable on first use, or it answered with an error. */
+export class SyncServerError extends EngramError {
+  override readonly name = 'SyncServerError'
+  readonly code = 'SYNC_SERVER'
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** Why `sync()` could not start: one already runs, or this engine has no replicator plugged in. */
+export type SyncStateCode = 'SYNC_RUNNING' | 'SYNC_UNAVAILABLE'
+
+/**
+ * `memory.sync()` was called while a sync of this memory runs (`SYNC_RUNNING`: stop it first),
+ * or on a `MemoryEngine` opened without the replicator (`SYNC_UNAVAILABLE`: call
+ * `engine.useSync(startSync)` with `startSync` from `engram/sync`). Nothing was started.
+ */
+export class SyncStateError extends EngramError {
+  override readonly name = 'SyncStateError'
+  readonly code: SyncStateCode
+  constructor(code: SyncStateCode, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+/**
+ * The memory is encrypted at rest and locked (`lock()`): every call but `unlock`, `close` and
+ * `stats` throws this until `unlock(secret)`. Nothing was read or written.
+ */
+export class MemoryLockedError extends EngramError {
+  override readonly name = 'MemoryLockedError'
+  readonly code = 'LOCKED'
+  constructor(message = 'the memory is locked: unlock it with its passphrase or key') {
+    super(message)
+  }
+}
+
+/**
+ * Why encryption at rest refused: `WRONG_KEY` (the passphrase or key does not open this
+ * memory), `KEY_REQUIRED` (the memory is encrypted and was opened without `encryption`),
+ * `NOT_ENCRYPTED` (`lock`/`unlock` on a memory without encryption), `NOT_EMPTY` (encryption
+ * asked for on a memory that already holds plain rows: export, then import into a new one).
+ */
+export type EncryptionCode = 'WRONG_KEY' | 'KEY_REQUIRED' | 'NOT_ENCRYPTED' | 'NOT_EMPTY'
+
+/** Encryption at rest could not open or change this memory. Nothing was changed. */
+export class EncryptionError extends EngramError {
+  override readonly name = 'EncryptionError'
+  readonly code: EncryptionCode
+  constructor(code: EncryptionCode, message: string) {
+    super(`[${code}] ${message}`)
+    this.code = code
+  }
+}
+
+/**
  * An error as it crosses a worker boundary: plain data, so every field survives the structured
  * clone. Fields a class does not have are left out.
  *
@@ -194,6 +265,11 @@ const REVIVERS: Record<string, (data: ErrorData) => EngramError> = {
   WorkerTerminatedError: () => new WorkerTerminatedError(),
   ImportFormatError: (d) => new ImportFormatError(d.line ?? 0, ''),
   AccessDeniedError: (d) => new AccessDeniedError(d.origin ?? ''),
+  SyncKeyError: () => new SyncKeyError(),
+  SyncServerError: () => new SyncServerError(''),
+  SyncStateError: (d) => new SyncStateError(d.code as SyncStateCode, ''),
+  MemoryLockedError: () => new MemoryLockedError(),
+  EncryptionError: (d) => new EncryptionError(d.code as EncryptionCode, ''),
 }
 
 /** The names {@link reviveError} rebuilds as their own class. */

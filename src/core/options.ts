@@ -111,6 +111,9 @@ export const DEFAULT_JUDGE_TIMEOUT_MS = 10_000
 /** The automatic review runs at most this often per database. */
 export const AUTO_REVIEW_EVERY_MS = 86_400_000
 
+/** After a failed index restore, the rebuild is tried again at most this often (`IndexFailure`). */
+export const INDEX_RETRY_MS = 60_000
+
 /** Trust levels whose confidence at write is capped (see `LifecycleOptions.untrustedCeiling`). */
 export const CAPPED_TRUST: readonly TrustLevel[] = Object.freeze(['untrusted'])
 

@@ -6,11 +6,13 @@
 
 export type * from './contract/api.ts'
 export type * from './contract/embedder.ts'
+export type * from './contract/encryption.ts'
 export type * from './contract/events.ts'
 export type * from './contract/inspect.ts'
 export type * from './contract/memory.ts'
 export type * from './contract/pages.ts'
 export type * from './contract/recall.ts'
 export type * from './contract/review.ts'
+export type * from './contract/sync.ts'
 export type * from './contract/transfer.ts'
 export type * from './contract/write.ts'

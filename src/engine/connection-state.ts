@@ -1,13 +1,19 @@
-import { MemoryClosedError } from '../core/errors.ts'
+import { MemoryClosedError, MemoryLockedError } from '../core/errors.ts'
+import { IndexHealth } from './index-health.ts'
 
 /**
  * Whether the memory may still be used: open; closing (`close()` has begun: background work
  * stops, queued writes still finish); or closed for good (every call throws the reason). Also
- * the one reopen shared by the calls that find a connection lost underneath them.
+ * the one reopen shared by the calls that find a connection lost underneath them, and whether
+ * the indexes came back with it ({@link IndexHealth}: a memory whose indexes failed to restore
+ * stays open on its tables).
  */
 export class ConnectionState {
+  /** Whether the derived indexes are usable; failed after a restore that threw. */
+  readonly indexHealth = new IndexHealth()
   #closed: MemoryClosedError | null = null
   #closing = false
+  #locked: MemoryLockedError | null = null
   #reopening: Promise<void> | null = null
 
   /** Closed for good: by `close()`, or by a schema upgrade or deletion elsewhere. */
@@ -25,9 +31,19 @@ export class ConnectionState {
     return this.#closed
   }
 
-  /** Throws {@link closedError} once closed for good. */
+  /** Locked (encryption at rest, `lock()`): calls throw `MemoryLockedError` until unlocked. */
+  get isLocked(): boolean {
+    return this.#locked !== null
+  }
+
+  setLocked(locked: boolean): void {
+    this.#locked = locked ? new MemoryLockedError() : null
+  }
+
+  /** Throws {@link closedError} once closed for good, `MemoryLockedError` while locked. */
   assertOpen(): void {
     if (this.#closed) throw this.#closed
+    if (this.#locked) throw this.#locked
   }
 
   /** Closes for good, saying why; false when it already was (the caller then does nothing). */

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../core/errors.ts'
 import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../core/options.ts'
-import type { Embedder, MemoryEventListener } from '../core/types.ts'
+import type { AtRestSecret, Embedder, MemoryEventListener } from '../core/types.ts'
 import {
   describe,
   expectFunction,
@@ -10,7 +10,7 @@ import {
   oneOf,
 } from '../core/validate.ts'
 import { TIERS } from '../core/vocabulary.ts'
-import type { EngramDatabase } from '../storage/index.ts'
+import { checkAtRestSecret, type EngramDatabase } from '../storage/index.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
 
 /** When the engine reviews itself (`EngineOptions.autoReview`). */
@@ -42,10 +42,11 @@ export interface EngineOptions {
   /**
    * Run `review()` by itself: when writes have been quiet for `idleMs` and no review completed
    * in the last day (per database, whichever tab ran it), or one was cut short. One tab at a
-   * time. The worker host turns it on; in-process engines leave it off unless asked.
-   * @default off
+   * time. `false` is the same as leaving it out here; the hosts (`openMemory`'s worker and
+   * `openMemoryInProcess`) turn it on as `{}` unless given `false` (see `openEngine`).
+   * @default off (for `MemoryEngine.open`)
    */
-  autoReview?: AutoReviewOptions
+  autoReview?: AutoReviewOptions | false
   lifecycle?: Partial<Omit<LifecycleOptions, 'ttlDays'>> & {
     ttlDays?: Partial<LifecycleOptions['ttlDays']>
   }
@@ -93,6 +94,19 @@ export interface EngineOptions {
    * writes // => 3 (memories, vectors, changes)
    */
   onDatabase?: (db: EngramDatabase) => void
+  /**
+   * Encryption at rest: texts, summaries, meta, aliases, tags, sources, vectors, index
+   * snapshots and recall-log queries are stored sealed (XChaCha20-Poly1305) under a key from this
+   * secret; the exact-dedup key and tags as keyed hashes. Turns encryption on for a memory with
+   * no rows yet (`EncryptionError` `NOT_EMPTY` otherwise) and is required to open an encrypted
+   * one (`KEY_REQUIRED`); a wrong secret is `WRONG_KEY`, with nothing changed. Then
+   * `lock()` / `unlock(secret)`. @default none (rows stored as they are)
+   *
+   * @example
+   * await MemoryEngine.open({ name: 'm', encryption: { passphrase: 'correct horse' } })
+   * // => the rows in IndexedDB hold `sealed` bytes instead of the texts
+   */
+  encryption?: AtRestSecret
 }
 
 const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
@@ -112,6 +126,7 @@ const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
   writeLock: true,
   writeBatch: true,
   onDatabase: true,
+  encryption: true,
 }
 
 /**
@@ -149,9 +164,10 @@ export function checkEngineOptions(options: EngineOptions): void {
       if (value !== undefined) integerIn(value, `limits.${name}`, 1, Number.MAX_SAFE_INTEGER)
     }
   }
+  if (o.encryption !== undefined) checkAtRestSecret(o.encryption, 'encryption')
   if (o.retrieval !== undefined) checkRetrieval(o.retrieval)
   if (o.lifecycle !== undefined) checkLifecycle(o.lifecycle)
-  if (o.autoReview !== undefined) {
+  if (o.autoReview !== undefined && o.autoReview !== false) {
     const a = expectOptions(o.autoReview, 'autoReview', ['idleMs'], 'autoReview.')
     if (a.idleMs !== undefined) integerIn(a.idleMs, 'autoReview.idleMs', 1, 86_400_000)
   }

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../core/errors.ts'
 import type {
+  AtRestSecret,
   CountFilter,
   ExportOptions,
   Feedback,
@@ -25,16 +26,26 @@ import type {
   ReviewOptions,
   ReviewReport,
   StoredPage,
+  SyncHandle,
+  SyncOptions,
   VerifyReport,
 } from '../core/types.ts'
 import { validateId } from '../core/validate.ts'
-import { EngramDatabase, mapStorageError } from '../storage/index.ts'
+import { EngramDatabase, mapStorageError, openAtRest } from '../storage/index.ts'
+import { lockedStats, lockMemory, unlockMemory } from './at-rest/at-rest-lock.ts'
 import { BackfillScheduler, startEmbedder } from './backfill-scheduler.ts'
 import { Curator } from './curation.ts'
 import { EngineContext } from './engine-context.ts'
 import { checkEngineOptions, type EngineOptions } from './engine-options.ts'
-import { exportJsonl } from './import-export.ts'
-import { connected, type OpenStats, reconnect, restore, shutDown } from './lifecycle.ts'
+import {
+  connected,
+  indexesFailed,
+  type OpenStats,
+  reconnect,
+  reportIndexFailure,
+  restore,
+  shutDown,
+} from './lifecycle.ts'
 import { countMemories, listMemories } from './listing.ts'
 import { MemoryWriter } from './memory-writer.ts'
 import { forgetPage, getPage, listPages, rememberPage } from './pages/index.ts'
@@ -45,6 +56,8 @@ import { edgesOf } from './relations.ts'
 import { Replica } from './replica.ts'
 import { runReview } from './review.ts'
 import { ReviewScheduler } from './review-scheduler.ts'
+import { type SyncStarter, SyncSlot } from './sync-slot.ts'
+import { exportJsonl } from './transfer/index.ts'
 import { verifyIndexes } from './verify.ts'
 
 /**
@@ -70,6 +83,7 @@ export class MemoryEngine implements MemoryApi {
   readonly #curator: Curator
   readonly #reviews: ReviewScheduler | undefined
   #openStats: OpenStats | undefined
+  readonly #sync = new SyncSlot<MemoryEngine>()
 
   private constructor(options: EngineOptions, db: EngramDatabase) {
     this.name = options.name
@@ -110,6 +124,7 @@ export class MemoryEngine implements MemoryApi {
     })
     try {
       await db.open()
+      await openAtRest(db, options.encryption)
       engine.#openStats = await restore(ctx)
     } catch (error) {
       db.close()
@@ -133,6 +148,7 @@ export class MemoryEngine implements MemoryApi {
     return this.#writer.rememberMany(items)
   }
 
+  /** A chunk of a page is refused (`PAGE_CHUNK`): the page changes through `rememberPage`. */
   async update(id: string, patch: MemoryPatch): Promise<Memory> {
     return this.#writer.update(id, patch)
   }
@@ -143,7 +159,8 @@ export class MemoryEngine implements MemoryApi {
 
   /**
    * Each batch of `batchSize` lines is all or nothing; a failure stops the import with a typed
-   * error after the batches before it were stored. Importing the same text again is safe: what
+   * error after the batches before it were stored. A page's chunks are stored whole, one
+   * transaction per page, after the other lines. Importing the same text again is safe: what
    * is already stored comes back as duplicates. A line claims at most `options.trust`.
    */
   async importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
@@ -234,7 +251,8 @@ export class MemoryEngine implements MemoryApi {
         edges: (ids) => edgesOf(ctx.db, ids),
         recent: (limit) =>
           ctx.mapped(ctx.db.memories.orderBy('id').reverse().limit(limit).toArray()),
-        indexesUnavailable: () => ctx.sync.rebuilding,
+        indexesUnavailable: () => ctx.sync.rebuilding || indexesFailed(ctx),
+        indexFailure: () => ctx.connection.indexHealth.failure,
         now,
       },
       query,
@@ -275,6 +293,7 @@ export class MemoryEngine implements MemoryApi {
 
   async stats(): Promise<MemoryStats> {
     const ctx = this.#ctx
+    if (ctx.connection.isLocked && !ctx.connection.isClosed) return lockedStats(ctx)
     await connected(ctx)
     const vectors = await ctx.mapped(ctx.db.vectors.count())
     const { catalogue, keyword } = ctx.indexes
@@ -289,7 +308,24 @@ export class MemoryEngine implements MemoryApi {
     }
     if (ctx.embedder) stats.embedder = ctx.embedder.stats()
     if (this.#openStats) stats.open = this.#openStats
+    await reportIndexFailure(ctx, stats)
+    if (ctx.db.atRest.encrypted) stats.atRest = 'unlocked'
     return stats
+  }
+
+  /** See {@link MemoryApi.lock}; `at-rest/at-rest-lock.ts` holds the steps. */
+  async lock(): Promise<void> {
+    return lockMemory(this.#ctx, this.#atRestParts())
+  }
+
+  /** See {@link MemoryApi.unlock}. */
+  async unlock(secret: AtRestSecret): Promise<void> {
+    const reopened = await unlockMemory(this.#ctx, secret, this.#atRestParts())
+    if (reopened) this.#openStats = reopened
+  }
+
+  #atRestParts() {
+    return { backfill: this.#backfill, flushCounts: () => this.#recalls.flushCounts() }
   }
 
   /**
@@ -319,6 +355,17 @@ export class MemoryEngine implements MemoryApi {
     })
   }
 
+  /** See {@link MemoryApi.sync}; the replicator is the one {@link useSync} plugged in. */
+  async sync(options: SyncOptions): Promise<SyncHandle> {
+    this.#ctx.assertOpen()
+    return this.#sync.start(this, this.name, options)
+  }
+
+  /** Plugs in the replicator (`startSync` of `engram/sync`); the hosts do it for their engines. */
+  useSync(start: SyncStarter<MemoryEngine>): void {
+    this.#sync.use(start)
+  }
+
   /** The hooks multi-device sync (`src/sync/`) uses: local changes since a seq, remote writes. */
   get replica(): Replica {
     return new Replica(this.#ctx, this.#backfill)
@@ -331,6 +378,8 @@ export class MemoryEngine implements MemoryApi {
    */
   async close(): Promise<void> {
     const ctx = this.#ctx
+    // First, while the engine still takes the sync's last writes and saves its cursor.
+    await this.#sync.stop()
     if (!ctx.connection.beginClose()) return
     ctx.sync.cancelIdleSnapshot()
     this.#backfill.stop()
@@ -341,7 +390,7 @@ export class MemoryEngine implements MemoryApi {
         if (ctx.db.isOpen()) {
           await this.#recalls.flushCounts().catch(() => {})
           await ctx.settled()
-          await ctx.sync.snapshotIfChanged().catch(() => {})
+          if (!indexesFailed(ctx)) await ctx.sync.snapshotIfChanged().catch(() => {})
         }
       }
     } finally {

@@ -1,5 +1,5 @@
 import { monotonicFactory } from 'ulidx'
-import type { Memory } from '../core/types.ts'
+import type { Memory, Relation } from '../core/types.ts'
 import type { ChangeRow, VectorRow } from '../storage/index.ts'
 import type { BackfillScheduler } from './backfill-scheduler.ts'
 import type { EngineContext } from './engine-context.ts'
@@ -107,6 +107,51 @@ export class Replica {
         ])
         return { rows: byId(rows), vectors: byId(vectors), last: last?.seq ?? 0 }
       }),
+    )
+  }
+
+  /** The engine's clock, so sync's tombstones and the engine's own writes share a time base. */
+  now(): number {
+    return this.#ctx.clock()
+  }
+
+  /** Every relation edge, for sync to compare with what it last replicated. */
+  async edges(): Promise<Relation[]> {
+    const ctx = this.#ctx
+    return ctx.mapped(ctx.db.relations.toArray())
+  }
+
+  /**
+   * Stores edges another device related or unrelated, in one transaction under the write lock.
+   * An edge whose end is not held here is skipped (it is stored once both ends are); relating
+   * an edge already held keeps the earlier `createdAt`. Returns how many edges changed.
+   */
+  async applyEdges(puts: readonly Relation[], removes: readonly Relation[]): Promise<number> {
+    const ctx = this.#ctx
+    ctx.assertOpen()
+    if (puts.length === 0 && removes.length === 0) return 0
+    return ctx.queue.run(() =>
+      locked(ctx, () =>
+        ctx.transact(async () => {
+          const { db } = ctx
+          let changed = 0
+          for (const edge of removes) {
+            const key: [string, string, string] = [edge.from, edge.to, edge.kind]
+            if (!(await db.relations.get(key))) continue
+            await db.relations.delete(key)
+            changed++
+          }
+          for (const edge of puts) {
+            const [from, to] = await db.memories.bulkGet([edge.from, edge.to])
+            if (!from || !to) continue
+            const held = await db.relations.get([edge.from, edge.to, edge.kind])
+            if (held && held.createdAt <= edge.createdAt) continue
+            await db.relations.put({ ...edge })
+            changed++
+          }
+          return changed
+        }),
+      ),
     )
   }
 

@@ -13,6 +13,11 @@ export interface EngineEnvironment {
   /** Tab-sync transport overrides (tests). */
   channel?: ChannelLike
   locks?: LocksLike
+  /**
+   * The local PouchDB that `memory.sync()` keeps sealed documents in, by its name (Node tests:
+   * `new PouchDB(name, { adapter: 'memory' })`). @default PouchDB's IndexedDB adapter
+   */
+  syncMirror?: (name: string) => object
 }
 
 /** An open engine and the tab sync wired to it. */
@@ -28,6 +33,15 @@ export interface OpenedEngine {
  * through as it is; the embedder is built from its choice; tab sync is connected (announce on
  * every committed change, catch up on others', write lock across tabs); events go to
  * `onEvent`. Shared by the memory host (worker side) and the in-process client.
+ *
+ * The automatic review is on here (`autoReview: {}`: once writes have been quiet for 30 s, at
+ * most one review a day per database, in one tab), because a memory a person uses through the
+ * app or an agent should tidy itself; `autoReview: false` turns it off, and `{ idleMs }` tunes it.
+ *
+ * @example
+ * const { engine } = await openEngine({ name: 'notes', embedder: { kind: 'none' } }, undefined, env)
+ * await engine.reviewIfDue()
+ * // => true (no review has run on this database yet)
  */
 export async function openEngine(
   options: WorkerOpenOptions,
@@ -54,6 +68,7 @@ export async function openEngine(
   try {
     const engineOptions: EngineOptions = {
       ...data,
+      autoReview: data.autoReview ?? {},
       indexedDB: env.indexedDB,
       IDBKeyRange: env.IDBKeyRange,
       clock: env.clock,

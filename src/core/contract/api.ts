@@ -1,5 +1,6 @@
 /** Everything a memory can do. Types only; `core/types.ts` gathers them. */
 
+import type { AtRestSecret } from './encryption.ts'
 import type {
   CountFilter,
   ListOptions,
@@ -12,6 +13,7 @@ import type { Feedback, Memory, Relation, RelationKind } from './memory.ts'
 import type { PageInfo, PageResult, RememberPageInput, StoredPage } from './pages.ts'
 import type { RecallOptions, RecallResult } from './recall.ts'
 import type { ReviewOptions, ReviewReport } from './review.ts'
+import type { SyncHandle, SyncOptions } from './sync.ts'
 import type { ExportOptions, ImportOptions, ImportReport } from './transfer.ts'
 import type { MemoryPatch, RememberItem, RememberOptions, RememberResult } from './write.ts'
 
@@ -96,5 +98,39 @@ export interface MemoryApi {
    * by itself when idle, at most once a day per database.
    */
   review(options?: ReviewOptions): Promise<ReviewReport>
+  /**
+   * Syncs this memory with a CouchDB-protocol server, end to end encrypted (AES-GCM under a key
+   * from `passphrase` or `key`; the server holds ciphertext and keyed-hash ids only): memories,
+   * their relations, and forgets as tombstones. Resolves once the key is checked and the first
+   * local pass is done. One sync at a time: a second call before the first has stopped throws
+   * `SyncStateError` `SYNC_RUNNING`. A wrong passphrase throws `SyncKeyError` and changes
+   * nothing; an unreachable server on first use, `SyncServerError`. `close()` stops it.
+   *
+   * @example
+   * const sync = await memory.sync({ url: 'https://couch.example/alice', passphrase })
+   * sync.on((s) => console.log(s.state)) // => 'active', then 'paused' once caught up
+   * await sync.stop()
+   */
+  sync(options: SyncOptions): Promise<SyncHandle>
+  /**
+   * Locks a memory opened with `encryption`: the keys are wiped and the in-memory indexes
+   * dropped (writes already queued finish first, and a snapshot is saved so unlocking is
+   * quick). Until {@link unlock}, every call but `unlock`, `close` and `stats` throws
+   * `MemoryLockedError`; `stats` then gives row counts and `atRest: 'locked'`. On a memory
+   * without encryption, throws `EncryptionError` `NOT_ENCRYPTED`.
+   */
+  lock(): Promise<void>
+  /**
+   * Unlocks with the memory's passphrase or key and restores the indexes (from the snapshot,
+   * else from the tables). A wrong one throws `EncryptionError` `WRONG_KEY`: still locked,
+   * nothing changed.
+   *
+   * @example
+   * await memory.lock()
+   * await memory.recall('units') // => throws MemoryLockedError { code: 'LOCKED' }
+   * await memory.unlock({ passphrase })
+   * await memory.recall('units') // => { hits: [...] }
+   */
+  unlock(secret: AtRestSecret): Promise<void>
   close(): Promise<void>
 }

@@ -65,6 +65,33 @@ export interface VerifyReport {
   orphanRelations: Omit<Relation, 'createdAt'>[]
 }
 
+/**
+ * The indexes could not be restored at open (the snapshot was unusable and the rebuild from
+ * the tables threw: a row the keyword index cannot take, an IndexedDB read error). The memory
+ * is open on its tables all the same: `get`, `list`, `count` and writes work (all or nothing, as
+ * ever), and recall answers from the newest memories with `degraded: 'recency'`. The next write
+ * or recall once `INDEX_RETRY_MS` (a minute) has passed since the last try rebuilds again; when
+ * that succeeds this field goes away, hybrid recall returns, and the rebuild, read from the
+ * tables, holds every write made meanwhile.
+ *
+ * @example
+ * (await memory.stats()).indexes
+ * // => { state: 'failed', error: { name: 'TypeError', code: 'STORAGE',
+ * //      message: "Cannot read properties of null (reading 'join')" },
+ * //      since: 1767225600000, lastTriedAt: 1767225600000, attempts: 1 }
+ */
+export interface IndexFailure {
+  state: 'failed'
+  /** What the last rebuild threw: its `name` and `message`, and the catalogue `code` it maps to. */
+  error: { name: string; code: string; message: string }
+  /** When the first failed restore happened (the engine's clock). */
+  since: number
+  /** When the rebuild was last tried. */
+  lastTriedAt: number
+  /** Failed tries so far, the one at open included. */
+  attempts: number
+}
+
 export interface MemoryStats {
   memories: number
   vectors: number
@@ -74,8 +101,15 @@ export interface MemoryStats {
   vectorEntries: number
   changeSeq: number
   embedder?: EmbedderStats
-  /** Milliseconds the last open spent restoring indexes, and how. */
-  open?: { ms: number; restored: 'snapshot' | 'rebuild' | 'empty'; replayed: number }
+  /**
+   * Milliseconds the last open spent restoring indexes, and how; `'failed'`: they could not be
+   * restored, see {@link MemoryStats.indexes}.
+   */
+  open?: { ms: number; restored: 'snapshot' | 'rebuild' | 'empty' | 'failed'; replayed: number }
+  /** Present while the indexes are unavailable after a failed restore (see {@link IndexFailure}). */
+  indexes?: IndexFailure
+  /** Only for a memory encrypted at rest: whether it is locked now (then the counts are rows). */
+  atRest?: 'locked' | 'unlocked'
 }
 
 /** One entry of the recall log. */

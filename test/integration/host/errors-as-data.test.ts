@@ -9,15 +9,20 @@ import { watchEndpoint } from '../../../src/client/endpoint-watch.ts'
 import {
   AccessDeniedError,
   EmbedderUnavailableError,
+  EncryptionError,
   EngramError,
   ERROR_NAMES,
   ImportFormatError,
   InvalidInputError,
   MemoryClosedError,
+  MemoryLockedError,
   MemoryNotFoundError,
   RejectedMemoryError,
   StorageError,
   StorageFullError,
+  SyncKeyError,
+  SyncServerError,
+  SyncStateError,
   WorkerTerminatedError,
 } from '../../../src/core/errors.ts'
 import { sendingErrorsAsData } from '../../../src/host/errors-as-data.ts'
@@ -34,6 +39,11 @@ const EXAMPLES: EngramError[] = [
   new WorkerTerminatedError('the memory worker failed: out of memory'),
   new ImportFormatError(7, 'line 3: looks like a line number but is the message'),
   new AccessDeniedError('https://a.example:8443', 'https://a.example:8443 was "denied": revoked'),
+  new SyncKeyError(),
+  new SyncServerError('could not reach "http://127.0.0.1:1/db": refused'),
+  new SyncStateError('SYNC_RUNNING', 'a sync of "notes" runs: stop it first'),
+  new MemoryLockedError(),
+  new EncryptionError('WRONG_KEY', 'the passphrase or key does not open this memory'),
 ]
 
 /** Every own field of an error but its stack: what must survive the trip. */
