@@ -56,7 +56,7 @@ import { edgesOf } from './relations.ts'
 import { Replica } from './replica.ts'
 import { runReview } from './review.ts'
 import { ReviewScheduler } from './review-scheduler.ts'
-import { type SyncStarter, SyncSlot } from './sync-slot.ts'
+import { SyncSlot, type SyncStarter } from './sync-slot.ts'
 import { exportJsonl } from './transfer/index.ts'
 import { verifyIndexes } from './verify.ts'
 

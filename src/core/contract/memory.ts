@@ -1,7 +1,6 @@
 /** A stored memory and the vocabulary it is written in. Types only; `core/types.ts` gathers them. */
 
 import type {
-
   CONFIDENCE_LEVELS,
   FEEDBACK_KINDS,
   POISON_POLICIES,
