@@ -1,4 +1,4 @@
-import type { Degraded, RecallHit, RecallMode, RecallResult } from '../index.ts'
+import type { Degraded, RecallHit, RecallMode, RecallOptions, RecallResult } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { clearErrors, describeError, showError } from './field-errors.ts'
@@ -16,7 +16,7 @@ const VIA_TITLES: Record<RecallHit['via'], string> = {
   alias: 'an exact alias matched',
   tag: 'a tag named in the question matched',
   rel: 'related to another hit (expand)',
-  recent: 'among the newest memories (the indexes were rebuilding)',
+  recent: 'among the newest memories (the indexes were unavailable: rebuilding or failed)',
 }
 
 const DEGRADED_WORDS: Record<Degraded, string> = {
@@ -24,14 +24,31 @@ const DEGRADED_WORDS: Record<Degraded, string> = {
   loading: 'keyword-only: the model is still loading',
   failed: 'keyword-only: the model could not load',
   reembedding: 'keyword-only: memories are being re-embedded for a new model',
-  recency: 'newest memories only: the indexes are being rebuilt',
+  recency: 'newest memories only: the indexes are unavailable (see the explanations)',
+}
+
+/** A recall as the card asked it, so "show them" can ask it again with the floor off. */
+interface Asked {
+  query: string
+  options: RecallOptions
+}
+
+/** The card's elements, and a count of recalls shown. */
+interface RecallView {
+  ctx: AppContext
+  form: HTMLFormElement
+  list: HTMLOListElement
+  meta: HTMLOutputElement
+  /** Under the hits: what the relevance floor hid. */
+  floorNote: HTMLParagraphElement
+  /** Counts recalls, so relations loaded for an older one are not drawn over a newer one. */
+  shown: number
 }
 
 /** The "Recall" card: hybrid search with every hit's evidence, explanation and relations. */
 export function mountRecallPanel(ctx: AppContext): void {
   const form = byId<HTMLFormElement>('recall-form')
   const list = byId<HTMLOListElement>('recall-results')
-  const meta = byId<HTMLOutputElement>('recall-meta')
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
   const query = form.elements.namedItem('query') as HTMLInputElement
   const mode = form.elements.namedItem('mode') as HTMLSelectElement
@@ -40,50 +57,103 @@ export function mountRecallPanel(ctx: AppContext): void {
   submit.after(
     h('label', { class: 'check', title: 'recall option expand: 1' }, expand, 'follow relations'),
   )
-  /** Counts recalls, so relations loaded for an older one are not drawn over a newer one. */
-  let shownRecall = 0
+  const floorNote = h('p', { id: 'recall-floor', class: 'muted small floor-note' })
+  floorNote.hidden = true
+  list.after(floorNote)
+  const meta = byId<HTMLOutputElement>('recall-meta')
+  const view: RecallView = { ctx, form, list, meta, floorNote, shown: 0 }
 
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault()
-    clearErrors(form)
-    try {
-      const result = await busy(submit, () =>
-        ctx.memory.recall(query.value, {
-          mode: mode.value as RecallMode,
-          k: k.value === '' ? undefined : Number(k.value),
-          expand: expand.checked ? 1 : 0,
-        }),
-      )
-      render(result)
-      dispatchEvent(new CustomEvent(RECALLED, { detail: query.value }))
-    } catch (error) {
-      shownRecall++
-      list.replaceChildren()
-      meta.textContent = ''
-      showError(form, error)
+    const options: RecallOptions = {
+      mode: mode.value as RecallMode,
+      k: k.value === '' ? undefined : Number(k.value),
+      expand: expand.checked ? 1 : 0,
     }
+    void ask(view, { query: query.value, options }, submit)
   })
+}
 
-  function render(result: RecallResult): void {
-    const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
-    meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
-    meta.dataset.degraded = result.degraded ?? ''
-    if (result.hits.length === 0) {
-      list.replaceChildren(h('li', { class: 'empty', text: 'Nothing recalled.' }))
-      return
-    }
-    const items = result.hits.map(renderHit)
-    list.replaceChildren(...items)
-    const recall = ++shownRecall
-    addRelationChips(ctx.memory, result.hits, items, () => recall !== shownRecall).catch(
-      (failure: unknown) => {
-        if (recall === shownRecall) meta.append(` · relations not shown: ${describeError(failure)}`)
-      },
-    )
+/**
+ * Runs `asked` and shows it; `above` (the ids the floored recall kept) marks the hits that only
+ * a recall with the floor off returns.
+ */
+async function ask(
+  view: RecallView,
+  asked: Asked,
+  trigger: HTMLButtonElement,
+  above?: ReadonlySet<string>,
+): Promise<void> {
+  clearErrors(view.form)
+  try {
+    const result = await busy(trigger, () => view.ctx.memory.recall(asked.query, asked.options))
+    renderResult(view, result, above)
+    fillFloorNote(view, result, asked, above)
+    dispatchEvent(new CustomEvent(RECALLED, { detail: asked.query }))
+  } catch (error) {
+    view.shown++
+    view.list.replaceChildren()
+    view.meta.textContent = ''
+    view.floorNote.hidden = true
+    showError(view.form, error)
   }
 }
 
-function renderHit(hit: RecallHit): HTMLLIElement {
+function renderResult(view: RecallView, result: RecallResult, above?: ReadonlySet<string>): void {
+  const { list, meta } = view
+  const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
+  meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
+  meta.dataset.degraded = result.degraded ?? ''
+  const recall = ++view.shown
+  if (result.hits.length === 0) {
+    const text =
+      result.filtered > 0
+        ? 'No hits above the relevance floor: nothing stored seems to be about this.'
+        : 'Nothing recalled.'
+    list.replaceChildren(h('li', { class: 'empty', text }))
+    return
+  }
+  const items = result.hits.map((hit) => renderHit(hit, above !== undefined && !above.has(hit.id)))
+  list.replaceChildren(...items)
+  addRelationChips(view.ctx.memory, result.hits, items, () => recall !== view.shown).catch(
+    (failure: unknown) => {
+      if (recall === view.shown) meta.append(` · relations not shown: ${describeError(failure)}`)
+    },
+  )
+}
+
+/** How many hits the floor hid, with "show them"; or, once shown, how many those are. */
+function fillFloorNote(
+  view: RecallView,
+  result: RecallResult,
+  asked: Asked,
+  above?: ReadonlySet<string>,
+): void {
+  const note = view.floorNote
+  note.replaceChildren()
+  if (above) {
+    const below = result.hits.filter((hit) => !above.has(hit.id)).length
+    note.append(`${matches(below)} below the relevance floor shown, marked “below floor”`)
+  } else if (result.filtered > 0) {
+    const reveal = h('button', { type: 'button', class: 'link floor-reveal', text: 'show them' })
+    const kept = new Set(result.hits.map((hit) => hit.id))
+    const unfloored: Asked = { query: asked.query, options: { ...asked.options, floor: false } }
+    reveal.addEventListener('click', () => void ask(view, unfloored, reveal, kept))
+    note.append(`${weaker(result.filtered)} hidden (relevance floor) — `, reveal)
+  }
+  note.hidden = note.childNodes.length === 0
+}
+
+function weaker(n: number): string {
+  return `${n} weaker ${n === 1 ? 'match' : 'matches'}`
+}
+
+function matches(n: number): string {
+  return `${n} ${n === 1 ? 'match' : 'matches'}`
+}
+
+/** One hit with its evidence; `belowFloor` marks a hit that only the floor switched off shows. */
+function renderHit(hit: RecallHit, belowFloor = false): HTMLLIElement {
   const evidence: (HTMLElement | string)[] = []
   if (hit.lists.keyword) {
     evidence.push(
@@ -99,7 +169,7 @@ function renderHit(hit: RecallHit): HTMLLIElement {
   }
   return h(
     'li',
-    { class: 'hit', 'data-id': hit.id },
+    { class: belowFloor ? 'hit below-floor' : 'hit', 'data-id': hit.id },
     h(
       'div',
       { class: 'hit-head' },
@@ -107,6 +177,7 @@ function renderHit(hit: RecallHit): HTMLLIElement {
       h('span', { class: `via via-${hit.via}`, title: VIA_TITLES[hit.via], text: hit.via }),
       ...evidence,
       hit.flagged && chip('flagged', 'flag'),
+      belowFloor && chip('below floor', 'floor'),
       h('span', {
         class: 'hit-score',
         title: `fused ${hit.fused.toFixed(4)}`,

@@ -2,6 +2,7 @@ import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../core/o
 import type {
   Degraded,
   Embedder,
+  IndexFailure,
   Memory,
   RecallHit,
   Relation,
@@ -41,6 +42,8 @@ export interface RecallContext {
   recent?: (limit: number) => Promise<Memory[]>
   /** True while the indexes cannot be trusted (a rebuild is reading the tables). */
   indexesUnavailable?: () => boolean
+  /** The recorded failure while the indexes failed to restore, which recall explains by. */
+  indexFailure?: () => IndexFailure | undefined
   /** Every stored edge touching any of `ids`; absent: recall ignores relations. */
   edges?: (ids: string[]) => Promise<Relation[]>
   now: number
@@ -72,7 +75,8 @@ export async function runRecall(
   const q = analyzeQuery(query, indexes.keyword)
   if (ctx.recent && ctx.indexesUnavailable?.()) {
     const rows = await ctx.recent(RECENCY_WINDOW)
-    const hits = recencyHits(rows, q, o, ctx.now, ctx.lifecycle)
+    const failure = ctx.indexFailure?.()
+    const hits = recencyHits(rows, q, o, { now: ctx.now, lifecycle: ctx.lifecycle, failure })
     return { hits, filtered: 0, degraded: 'recency' }
   }
   const scope = recallScope(indexes, q, o, ctx.now, ctx.lifecycle)

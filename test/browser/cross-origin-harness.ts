@@ -4,9 +4,10 @@
  * origin and of the host's: an embedder calling `embedMemory`, and the "Connected sites" panel
  * over the host's allow-list. Each into a folder of its own inside node_modules/.cache.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { build } from 'vite'
+import { buildFixturePages, fixturePage, freshCacheDir } from './fixture-pages.ts'
 import { ROOT } from './harness.ts'
 
 const EMBEDDER = `
@@ -54,16 +55,6 @@ Object.assign(globalThis, { engramTest: { grants, panel } })
 document.body.dataset.ready = 'true'
 `
 
-const page = (title: string, body: string, entry: string): string => `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8" /><title>${title}</title></head>
-  <body>
-    ${body}
-    <script type="module" src="./${entry}"></script>
-  </body>
-</html>
-`
-
 export interface CrossOriginBuild {
   /** The folder holding both, to remove afterwards. */
   dir: string
@@ -75,16 +66,18 @@ export interface CrossOriginBuild {
 
 /** Builds the app and the fixture pages; returns the folders to serve. */
 export async function buildCrossOrigin(): Promise<CrossOriginBuild> {
-  const dir = join(ROOT, 'node_modules', '.cache', `engram-cross-origin-${process.pid}`)
-  await rm(dir, { recursive: true, force: true })
+  const dir = await freshCacheDir('cross-origin')
   const fixturesSrc = join(dir, 'fixtures-src')
   await mkdir(fixturesSrc, { recursive: true })
   await writeFile(join(fixturesSrc, 'embedder.ts'), EMBEDDER)
-  await writeFile(join(fixturesSrc, 'embedder.html'), page('Another origin', '', 'embedder.ts'))
+  await writeFile(
+    join(fixturesSrc, 'embedder.html'),
+    fixturePage('Another origin', '', 'embedder.ts'),
+  )
   await writeFile(join(fixturesSrc, 'sites.ts'), SITES)
   await writeFile(
     join(fixturesSrc, 'sites.html'),
-    page('Connected sites', '<section id="sites-panel"></section>', 'sites.ts'),
+    fixturePage('Connected sites', '<section id="sites-panel"></section>', 'sites.ts'),
   )
 
   const app = join(dir, 'app')
@@ -112,24 +105,12 @@ export async function buildCrossOrigin(): Promise<CrossOriginBuild> {
   }
 
   const fixtures = join(dir, 'fixtures')
-  await build({
-    root: fixturesSrc,
-    configFile: false,
+  await buildFixturePages(fixturesSrc, fixtures, {
     // Relative asset URLs: the host serves these pages under /fixtures/, the other origins at /.
     base: './',
-    logLevel: 'warn',
-    mode: 'production',
-    build: {
-      outDir: fixtures,
-      emptyOutDir: true,
-      target: 'es2022',
-      minify: false,
-      rollupOptions: {
-        input: {
-          embedder: join(fixturesSrc, 'embedder.html'),
-          sites: join(fixturesSrc, 'sites.html'),
-        },
-      },
+    input: {
+      embedder: join(fixturesSrc, 'embedder.html'),
+      sites: join(fixturesSrc, 'sites.html'),
     },
   })
   return { dir, app, fixtures }

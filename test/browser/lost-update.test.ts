@@ -4,42 +4,19 @@
  * serialised. Chromium counts 127.0.0.1 and localhost as secure, so the test maps a made-up host
  * name onto the static server instead.
  */
-import { join } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM_ARGS, chromiumPath } from '../../scripts/chromium.ts'
-import { type StaticServer, serveStatic } from '../../scripts/serve-static.ts'
+import { describe, expect, it } from 'vitest'
 import type { Memory, RememberResult, VerifyReport } from '../../src/core/types.ts'
-import { BROWSER_TESTS, ensureBuilt, inPage, openApp, ROOT, uniqueMemory } from './harness.ts'
+import { BROWSER_TESTS, inPage, openApp, uniqueMemory, useRig } from './harness.ts'
 
 const HOST = 'engram.test'
 
-let browser: Browser | undefined
-let server: StaticServer | undefined
+const rig = useRig({}, { args: [`--host-resolver-rules=MAP ${HOST} 127.0.0.1`] })
 
 describe.skipIf(!BROWSER_TESTS)('two tabs on a plain-http origin', () => {
-  beforeAll(async () => {
-    const dist = await ensureBuilt()
-    server = await serveStatic({ root: dist, mounts: { '/models/': join(ROOT, '.models') } })
-    // startRig() launches with the shared flags only; this test needs the host mapping too.
-    browser = await chromium.launch({
-      executablePath: await chromiumPath(),
-      headless: true,
-      args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
-    })
-  })
-
-  afterAll(async () => {
-    await browser?.close().catch(() => {})
-    await server?.close()
-  })
-
   it("regression: an update in another tab without Web Locks lost this tab's tags", async () => {
-    const context = await browser!.newContext()
-    const url = new URL(server!.url)
+    const context = await rig().newContext()
+    const url = new URL(rig().url({ memory: uniqueMemory('lost-update'), model: 'ngram' }))
     url.hostname = HOST
-    url.searchParams.set('memory', uniqueMemory('lost-update'))
-    url.searchParams.set('model', 'ngram')
     const [a, b] = [await context.newPage(), await context.newPage()]
     await openApp(a, url.href)
     await openApp(b, url.href)

@@ -2,33 +2,24 @@
  * Two tabs on one memory: each runs its own worker and engine on the same IndexedDB database;
  * BroadcastChannel announcements and a Web Lock keep them consistent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RecallResult, RememberResult } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
-  type BrowserRig,
   inPage,
   openApp,
   rememberInUi,
   screenshot,
-  startRig,
   uniqueMemory,
+  useRig,
 } from './harness.ts'
 
-let rig: BrowserRig
+const rig = useRig()
 
 describe.skipIf(!BROWSER_TESTS)('two tabs', () => {
-  beforeAll(async () => {
-    rig = await startRig()
-  })
-
-  afterAll(async () => {
-    await rig?.close()
-  })
-
   it('a fact remembered in one tab is recalled in the other within a second', async () => {
-    const context = await rig.newContext()
-    const url = rig.url({ memory: uniqueMemory('tabs'), model: 'ngram' })
+    const context = await rig().newContext()
+    const url = rig().url({ memory: uniqueMemory('tabs'), model: 'ngram' })
     const [a, b] = [await context.newPage(), await context.newPage()]
     await openApp(a, url)
     await openApp(b, url)
@@ -53,8 +44,8 @@ describe.skipIf(!BROWSER_TESTS)('two tabs', () => {
   })
 
   it('the same fact remembered in both tabs at once is stored once', async () => {
-    const context = await rig.newContext()
-    const url = rig.url({ memory: uniqueMemory('tabs-dedup'), model: 'ngram' })
+    const context = await rig().newContext()
+    const url = rig().url({ memory: uniqueMemory('tabs-dedup'), model: 'ngram' })
     const [a, b] = [await context.newPage(), await context.newPage()]
     await openApp(a, url)
     await openApp(b, url)

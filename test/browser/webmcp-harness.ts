@@ -4,9 +4,10 @@
  * node_modules/.cache, so bare imports resolve from the project). transformers.js is swapped for
  * a stub: the page uses the n-gram embedder, and the build stays small and quick.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { build, type Plugin } from 'vite'
+import type { Plugin } from 'vite'
+import { buildFixturePages, fixturePage, freshCacheDir } from './fixture-pages.ts'
 import { ROOT } from './harness.ts'
 
 const ENTRY = `
@@ -20,30 +21,15 @@ Object.assign(globalThis, { engramTest: { registerMemoryTools, openMemoryInProce
 document.body.dataset.ready = 'true'
 `
 
-const PAGE = `<!doctype html>
-<html lang="en">
-  <head><meta charset="utf-8" /><title>Engram WebMCP test</title></head>
-  <body>
-    <section id="agent-panel"></section>
-    <script type="module" src="./entry.ts"></script>
-  </body>
-</html>
-`
+const PAGE = fixturePage('Engram WebMCP test', '<section id="agent-panel"></section>', 'entry.ts')
 
 /** Builds the test page; returns the folder to serve. */
 export async function buildWebMcpPage(): Promise<string> {
-  const dir = join(ROOT, 'node_modules', '.cache', `engram-webmcp-${process.pid}`)
-  await rm(dir, { recursive: true, force: true })
-  await mkdir(dir, { recursive: true })
+  const dir = await freshCacheDir('webmcp')
   await writeFile(join(dir, 'entry.ts'), ENTRY)
   await writeFile(join(dir, 'index.html'), PAGE)
   const outDir = join(dir, 'dist')
-  await build({
-    root: dir,
-    configFile: false,
-    logLevel: 'warn',
-    mode: 'production',
-    build: { outDir, emptyOutDir: true, target: 'es2022', minify: false },
+  await buildFixturePages(dir, outDir, {
     plugins: [noTransformers()],
     // The app's error helpers import the whole library, worker included.
     worker: { format: 'es', plugins: () => [noTransformers()] },

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../scripts/chromium.ts'
 import { type StaticServer, serveStatic } from '../../scripts/serve-static.ts'
+import { MEMORY_TOOL_NAMES } from '../../src/agent/tool-names.ts'
 import { BROWSER_TESTS, uniqueMemory } from './harness.ts'
 import { buildWebMcpPage } from './webmcp-harness.ts'
 
@@ -66,29 +67,12 @@ describe.skipIf(!BROWSER_TESTS)('WebMCP registration (Chromium, @mcp-b/webmcp-po
       test.controller = new AbortController()
       const { unregister, ...result } = await test.registerMemoryTools(test.memory, { signal: test.controller.signal })
       return result`)
-    expect(result).toEqual({
-      registered: true,
-      tools: [
-        'memory_search',
-        'memory_store',
-        'memory_update',
-        'memory_forget',
-        'memory_relate',
-        'memory_feedback',
-      ],
-    })
+    expect(result).toEqual({ registered: true, tools: [...MEMORY_TOOL_NAMES] })
     const listed = await inPage<ListedTool[]>(
       'return (await document.modelContext.getTools()).map(({ window, origin, ...t }) => t)',
     )
     const byName = Object.fromEntries(listed.map((t) => [t.name, t]))
-    expect(Object.keys(byName).sort()).toEqual([
-      'memory_feedback',
-      'memory_forget',
-      'memory_relate',
-      'memory_search',
-      'memory_store',
-      'memory_update',
-    ])
+    expect(Object.keys(byName).sort()).toEqual([...MEMORY_TOOL_NAMES].sort())
     expect(byName.memory_search?.annotations).toEqual({
       readOnlyHint: true,
       untrustedContentHint: true,

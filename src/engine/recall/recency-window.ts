@@ -1,12 +1,23 @@
 import { isExpired } from '../../core/lifecycle.ts'
 import type { LifecycleOptions } from '../../core/options.ts'
-import type { Memory, RecallHit } from '../../core/types.ts'
+import type { IndexFailure, Memory, RecallHit } from '../../core/types.ts'
 import { trustRank } from '../../core/vocabulary.ts'
 import type { CheckedRecallOptions } from '../recall-options.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 
 /** Newest memories the recency window reads from the table. */
 export const RECENCY_WINDOW = 500
+
+/** What the recency window needs besides the rows, the query and the options. */
+export interface RecencyContext {
+  now: number
+  lifecycle: LifecycleOptions
+  /**
+   * Why the indexes are unavailable: the failure recorded when they could not be restored (see
+   * {@link IndexFailure}), or undefined while a rebuild is reading the tables.
+   */
+  failure: IndexFailure | undefined
+}
 
 /**
  * The answer when the indexes are unavailable (`degraded: 'recency'`): among the newest
@@ -18,8 +29,7 @@ export function recencyHits(
   rows: readonly Memory[],
   q: AnalyzedQuery,
   o: CheckedRecallOptions,
-  now: number,
-  lifecycle: LifecycleOptions,
+  { now, lifecycle, failure }: RecencyContext,
 ): RecallHit[] {
   const words = [...new Set(q.tokens.map((t) => t.toLowerCase()))]
   const scored: { memory: Memory; matched: string[]; order: number }[] = []
@@ -30,6 +40,7 @@ export function recencyHits(
     if (words.length === 0 || matched.length > 0) scored.push({ memory, matched, order })
   })
   scored.sort((a, b) => b.matched.length - a.matched.length || a.order - b.order)
+  const why = outageReason(failure)
   return scored.slice(0, o.k).map(({ memory, matched }, i) => ({
     id: memory.id,
     text: memory.text,
@@ -43,9 +54,17 @@ export function recencyHits(
     boosts: [],
     flagged: memory.flags.length > 0,
     explanation: o.explain
-      ? `recent: matched [${matched.join(', ')}] among the newest ${RECENCY_WINDOW} (indexes rebuilding) -> #${i + 1}`
+      ? `recent: matched [${matched.join(', ')}] among the newest ${RECENCY_WINDOW} (${why}) -> #${i + 1}`
       : '',
   }))
+}
+
+/**
+ * The reason the explanation gives. A failure wins over a rebuild in progress: while failed,
+ * the rebuild under way is a retry, and the failure is what keeps recall on the rows.
+ */
+export function outageReason(failure: IndexFailure | undefined): string {
+  return failure ? `indexes failed to restore: ${failure.error.code}` : 'indexes rebuilding'
 }
 
 function accepts(

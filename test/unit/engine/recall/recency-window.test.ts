@@ -4,6 +4,7 @@ import {
   DEFAULT_LIMITS,
   DEFAULT_RETRIEVAL,
 } from '../../../../src/core/options.ts'
+import type { IndexFailure } from '../../../../src/core/types.ts'
 import { runRecall } from '../../../../src/engine/recall.ts'
 import { checkRecallOptions } from '../../../../src/engine/recall-options.ts'
 import { indexed, row } from '../fixtures.ts'
@@ -15,7 +16,15 @@ const rows = [
   row('00', 'A spare room upstairs', { namespace: 'other' }),
 ]
 
-async function recallWith(unavailable: boolean, query: string) {
+const failure: IndexFailure = {
+  state: 'failed',
+  error: { name: 'TypeError', code: 'STORAGE', message: 'cannot join null' },
+  since: 0,
+  lastTriedAt: 0,
+  attempts: 1,
+}
+
+async function recallWith(unavailable: boolean, query: string, failed?: IndexFailure) {
   const indexes = await indexed([...rows])
   const o = checkRecallOptions(query, {}, DEFAULT_RETRIEVAL, DEFAULT_LIMITS)
   return runRecall(
@@ -27,6 +36,7 @@ async function recallWith(unavailable: boolean, query: string) {
       lifecycle: DEFAULT_LIFECYCLE,
       recent: async (limit) => rows.slice(0, limit),
       indexesUnavailable: () => unavailable,
+      indexFailure: () => failed,
       now: 0,
     },
     query,
@@ -45,6 +55,13 @@ describe('the recency window', () => {
     expect(out.hits[0]!.explanation).toBe(
       'recent: matched [spare, key] among the newest 500 (indexes rebuilding) -> #1',
     )
+  })
+
+  it('names the failure and its code when the indexes failed to restore, not a rebuild', async () => {
+    const out = await recallWith(true, 'ficus', failure)
+    expect(out.hits.map((h) => h.explanation)).toEqual([
+      'recent: matched [ficus] among the newest 500 (indexes failed to restore: STORAGE) -> #1',
+    ])
   })
 
   it('uses the indexes as soon as they are available', async () => {
