@@ -108,8 +108,6 @@ const ENTRY_POINTS = [
   { find: /^engram\/agent$/, replacement: join(root, 'src/agent/index.ts') },
   { find: /^engram\/connect$/, replacement: join(root, 'src/connect/index.ts') },
   { find: /^engram\/sync$/, replacement: join(root, 'src/sync/index.ts') },
-  // PouchDB imports Node's `events`; browsers get the stand-in (src/sync/event-emitter.ts).
-  { find: /^events$/, replacement: join(root, 'src/sync/event-emitter.ts') },
 ]
 
 export default defineConfig({

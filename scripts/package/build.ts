@@ -146,17 +146,6 @@ function pouchAs(root: string, target: string): Plugin {
   }
 }
 
-/** PouchDB's `events` import, for browsers: see src/sync/event-emitter.ts. */
-function eventsShim(root: string): Plugin {
-  const file = join(root, 'src/sync/event-emitter.ts')
-  return {
-    name: 'engram:events',
-    resolveId(id) {
-      return id === 'events' ? file : null
-    },
-  }
-}
-
 async function buildLibrary(root: string, outDir: string): Promise<void> {
   await build({
     input: {
@@ -213,7 +202,6 @@ async function buildWorker(root: string, outDir: string): Promise<void> {
     plugins: [
       transformersAs('../vendor/transformers.js'),
       tfjsAs('../vendor/tfjs.js'),
-      eventsShim(root),
       urlExtensions(),
     ],
     transform: { target: TARGET },
@@ -249,7 +237,6 @@ async function buildVendor(root: string, outDir: string): Promise<void> {
     input: { pouchdb: join(root, POUCH_MODULE) },
     platform: 'browser',
     resolve: { conditionNames: ['browser', 'import', 'module', 'default'] },
-    plugins: [eventsShim(root)],
     transform: { target: TARGET },
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'warn',

@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink'
+import { reviveError } from '../core/errors.ts'
 import type { SyncHandle, SyncListener, SyncOptions, SyncStatus } from '../core/types.ts'
 import type { RemoteMemoryApi, SyncControl } from '../host/protocol.ts'
 
@@ -36,7 +37,8 @@ export async function startRemoteSync(
         // A listener's failure must not stop the others.
       }
     }
-    if (next.state === 'error') fail(Object.assign(new Error(next.error?.message), next.error))
+    // The host's `done` rule, kept on this side: `error` is the end, and the catalogue class.
+    if (next.state === 'error') fail(reviveError({ name: 'Error', message: '', ...next.error }))
     else if (FINISHED.has(next.state)) finish({ ...next })
   }
   const started = await send(() => remote.sync(options, Comlink.proxy(hear)))

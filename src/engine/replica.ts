@@ -59,6 +59,14 @@ export class Replica {
     return this.#ctx.embedder?.model ?? null
   }
 
+  /**
+   * The cosine at which this engine takes two memories for one: its model's (`nearDuplicateFor`)
+   * unless the engine was opened with `retrieval.nearDuplicate`.
+   */
+  get nearDuplicate(): number {
+    return this.#ctx.retrieval.nearDuplicate
+  }
+
   /** The id of the local memory with this exact-dedup identity, if any. */
   idForKey(identity: Pick<Memory, 'namespace' | 'type' | 'key'>): string | undefined {
     return this.#ctx.indexes.idForKey(identity)

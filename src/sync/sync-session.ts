@@ -1,5 +1,4 @@
-import { errorToData, SyncServerError } from '../core/errors.ts'
-import { DEFAULT_RETRIEVAL } from '../core/options.ts'
+import { EngramError, errorToData, SyncServerError } from '../core/errors.ts'
 import type { SyncHandle, SyncStatus } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
 import type { Replica } from '../engine/replica.ts'
@@ -120,7 +119,8 @@ class SyncSession implements SyncHandle {
       keys,
       device,
       vectors: o.vectors,
-      nearDuplicate: o.nearDuplicate ?? DEFAULT_RETRIEVAL.nearDuplicate,
+      // The local model's threshold: cosines have a scale per model (USE .95, n-gram .97).
+      nearDuplicate: o.nearDuplicate ?? this.#replica.nearDuplicate,
       docs,
       edges: newEdgeState(),
       status: this.#status,
@@ -142,6 +142,30 @@ class SyncSession implements SyncHandle {
 
   async stop(): Promise<void> {
     if (this.#stopped) return
+    await this.#halt()
+    this.#set({ state: 'stopped' })
+    this.#finish(this.status)
+  }
+
+  /**
+   * The sync cannot go on (the server refused it, a pass failed): it ends as `stop()` ends it,
+   * then the last status is `error` and `done` rejects, live or one-shot alike.
+   */
+  async #giveUp(error: unknown): Promise<void> {
+    if (this.#stopped) return
+    await this.#halt()
+    const failure =
+      error instanceof EngramError
+        ? error
+        : new SyncServerError(`the sync stopped: ${(error as Error)?.message ?? error}`, {
+            cause: error,
+          })
+    this.#set({ state: 'error', error: errorToData(failure) })
+    this.#fail(failure)
+  }
+
+  /** Ends replicating and polling, waits for the step in progress and saves the cursor. */
+  async #halt(): Promise<void> {
     this.#stopped = true
     clearInterval(this.#poll)
     this.#replication?.cancel()
@@ -149,8 +173,6 @@ class SyncSession implements SyncHandle {
     await this.#running.catch(() => {})
     await this.#saveCursor().catch(() => {})
     if (this.#ownMirror) await this.#mirror.close().catch(() => {})
-    this.#set({ state: 'stopped' })
-    this.#finish(this.status)
   }
 
   /** Live mode: the replicator runs continuously; local writes are noticed by polling the seq. */
@@ -168,9 +190,8 @@ class SyncSession implements SyncHandle {
         if (error) this.#status.error = errorToData(error as Error)
         this.#set({ state: 'paused' })
       })
-      .on('error', (error) => {
-        this.#set({ state: 'error', error: errorToData(error as Error) })
-      })
+      // Only what retrying cannot mend reaches here (401/403): the sync is over.
+      .on('error', (error) => void this.#giveUp(error))
     this.#feed = this.#mirror.changes({ since: 'now', live: true }).on('change', (change) => {
       if (!change.id.startsWith('_local/')) this.#schedule()
     })
@@ -193,14 +214,15 @@ class SyncSession implements SyncHandle {
         const wrote = await this.#step()
         if (wrote === 0) break
       }
-      this.#stopped = true
-      await this.#saveCursor()
-      this.#set({ state: 'complete' })
-      this.#finish(this.status)
     } catch (error) {
-      this.#set({ state: 'error', error: errorToData(error as Error) })
-      this.#fail(error)
+      await this.#giveUp(error)
+      return
     }
+    // A stop() during the passes has ended the sync already.
+    if (this.#stopped) return
+    await this.#halt()
+    this.#set({ state: 'complete' })
+    this.#finish(this.status)
   }
 
   /** A step after the one in progress; repeated calls while one waits share it. */

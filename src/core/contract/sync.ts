@@ -39,7 +39,8 @@ export interface SyncOptions {
   kdfIterations?: number
   /**
    * Cosine at or above which two memories that devices wrote independently are one, the
-   * smaller document id winning on every device. 0..1. @default the engine's `nearDuplicate` (0.97)
+   * smaller document id winning on every device. 0..1. @default the engine's `nearDuplicate`:
+   *   its model's (USE 0.95, the n-gram embedder 0.97), or `retrieval.nearDuplicate` if set
    */
   nearDuplicate?: number
   /** Milliseconds between looks at the local change log for writes to push. 10.. @default 250 */
@@ -93,6 +94,17 @@ export interface SyncHandle {
   compact(): Promise<void>
   /** Stops replicating, waits for the step in progress and saves the cursor. */
   stop(): Promise<void>
-  /** Resolves when a one-shot sync (`live: false`) is complete, or when `stop()` ends a live one. */
+  /**
+   * Settles once the sync is over, the same in process and over the worker, live or one-shot:
+   * resolves with the last status when a one-shot sync (`live: false`) is `complete` or `stop()`
+   * (or closing the memory) ends it (`stopped`); rejects when the sync gives up (last status
+   * `error`): `SyncServerError` `SYNC_SERVER` when the server refused it (a live sync retries an
+   * unreachable server on its own; a 401 or 403 ends it), or the error a pass met (a
+   * `StorageError`…). Either way the sync has stopped, and `memory.sync()` may start another.
+   *
+   * @example
+   * const sync = await memory.sync({ url, passphrase })
+   * sync.done.catch((error) => console.warn(error.code, error.message)) // 'SYNC_SERVER' …
+   */
   readonly done: Promise<SyncStatus>
 }

@@ -11,13 +11,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { connectMemory } from '../../../src/client/connect-memory.ts'
 import type { MemoryClient } from '../../../src/client/memory-client.ts'
 import { openMemoryInProcess } from '../../../src/client/open-memory-in-process.ts'
-import { SyncKeyError, SyncStateError } from '../../../src/core/errors.ts'
+import { SyncKeyError, SyncServerError, SyncStateError } from '../../../src/core/errors.ts'
 import type { SyncStatus } from '../../../src/core/types.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { createMemoryHost } from '../../../src/host/memory-host.ts'
 import { startSync } from '../../../src/sync/index.ts'
 import { Pouch } from '../../../src/sync/pouch.ts'
 import { CouchServer } from '../../helpers/couch-server.ts'
+import { Gatekeeper } from '../sync/gatekeeper.ts'
 import { eventually, testKey } from '../sync/sync-helpers.ts'
 
 Pouch.plugin(memoryAdapter)
@@ -155,4 +156,37 @@ describe('memory.sync() through the clients', () => {
     await a.close()
     await expect(sync.done).resolves.toMatchObject({ state: 'stopped' })
   })
+
+  it.each([
+    ['in process', inProcess],
+    ['over the port', overPort],
+  ])(
+    'ends a live sync the server refuses, %s: done rejects with SyncServerError and another sync may start',
+    async (_, open) => {
+      const gate = await Gatekeeper.start(new URL(server.url('x')).origin)
+      try {
+        const key = await testKey()
+        const memory = await open('refused')
+        await memory.remember('The bike lock code is 4471')
+        const url = gate.url(`refused-${++counter}`)
+        const sync = await memory.sync({ url, key, pollMs: 20, maxRetryMs: 50 })
+        await eventually(async () => sync.status.pushed > 0)
+        gate.refuse()
+        await expect(sync.done).rejects.toBeInstanceOf(SyncServerError)
+        await expect(sync.done).rejects.toMatchObject({ code: 'SYNC_SERVER' })
+        expect(sync.status.state).toBe('error')
+        expect(sync.status.error?.code).toBe('SYNC_SERVER')
+        // Over: the slot is free, and stop() on the ended sync has nothing left to do.
+        await sync.stop()
+        const direct = await memory.sync({
+          url: server.url(`refused-${counter}`),
+          key,
+          live: false,
+        })
+        expect((await direct.done).state).toBe('complete')
+      } finally {
+        await gate.close()
+      }
+    },
+  )
 })
