@@ -7,7 +7,7 @@
  *   tsx scripts/bench/run.ts [--sizes 1000,10000,100000] [--node-sizes 1000,10000]
  *     [--queries 100] [--probes 20]
  *     [--systems engram,orama,minisearch,entitydb-scan,pglite] [--runtimes node,chromium]
- *     [--budget-ms 6000] [--engram-import-cap 10000] [--pglite-chromium-max 10000]
+ *     [--budget-ms 6000] [--pglite-chromium-max 10000]
  *     [--entitydb-max 10000] [--no-write]
  *   tsx scripts/bench/run.ts --render [.bench/latest.jsonl]   (docs from a saved run)
  */
@@ -40,11 +40,6 @@ export interface BenchOptions {
   runtimes: ('node' | 'chromium')[]
   /** Per system and mode, how long recall timing may run (at least 5 queries). */
   recallBudgetMs: number
-  /**
-   * Engram stores up to this size are imported whole through `rememberMany`; larger ones are
-   * seeded and only the last 500 writes timed (see `EngramBenchOptions.importCap`).
-   */
-  engramImportCap: number
   /** PGlite runs in Chromium up to this size (its IndexedDB file system rewrites whole files). */
   pgliteChromiumMax: number
   /**
@@ -66,7 +61,6 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   systems: [...SYSTEM_KEYS],
   runtimes: ['node', 'chromium'],
   recallBudgetMs: 6000,
-  engramImportCap: 10_000,
   pgliteChromiumMax: 10_000,
   entityDbMax: 10_000,
   write: true,
@@ -75,9 +69,6 @@ export const DEFAULT_OPTIONS: BenchOptions = {
 }
 
 const coldRuns = (size: number) => (size >= 100_000 ? 2 : 3)
-/** Node times fewer marginal writes: each one costs O(store) cursor steps in fake-indexeddb. */
-const engramOptions = (cap: number, marginal: number) => (size: number) =>
-  size > cap ? { importCap: cap, marginal } : {}
 
 function notRun(system: SystemKey, size: number, max: number) {
   return { system, size, recall: {}, error: `not run above ${max.toLocaleString('en')} memories` }
@@ -108,7 +99,6 @@ async function runNode(o: BenchOptions): Promise<RunResult> {
           recallBudgetMs: o.recallBudgetMs,
           coldRuns: coldRuns(size),
           tag: Date.now().toString(36),
-          engram: engramOptions(o.engramImportCap, 100)(size),
         })),
       )
       if (systems.length < o.systems.length) {
@@ -144,7 +134,6 @@ async function runBrowser(o: BenchOptions): Promise<RunResult> {
     recallBudgetMs: o.recallBudgetMs,
     coldRuns,
     exactQueries: 50,
-    engram: engramOptions(o.engramImportCap, 500),
     log: o.log,
   })
   return {
@@ -242,9 +231,6 @@ function parseArgs(argv: string[]): Partial<BenchOptions> {
       }
       case '--budget-ms':
         o.recallBudgetMs = number('budget-ms', value())
-        break
-      case '--engram-import-cap':
-        o.engramImportCap = number('engram-import-cap', value())
         break
       case '--pglite-chromium-max':
         o.pgliteChromiumMax = number('pglite-chromium-max', value())

@@ -4,7 +4,7 @@
  */
 import { VectorIndex } from '../../src/core/vector/index.ts'
 import { exactTop10, latency, median, overlap, timeEach } from './measure.ts'
-import { type EngramBenchOptions, EngramSystem } from './systems/engram.ts'
+import { EngramSystem } from './systems/engram.ts'
 import { EntityDbScanSystem } from './systems/entitydb-scan.ts'
 import { MiniSearchSystem } from './systems/minisearch.ts'
 import { OramaSystem } from './systems/orama.ts'
@@ -45,18 +45,12 @@ export interface SuiteOptions {
   skip?: readonly ('remember' | 'cold' | 'storage' | 'recallAt10')[]
   /** A unique suffix for store names. */
   tag: string
-  engram?: EngramBenchOptions
 }
 
-export function makeSystem(
-  key: SystemKey,
-  env: SystemEnv,
-  name: string,
-  engram: EngramBenchOptions = {},
-): BenchSystem {
+export function makeSystem(key: SystemKey, env: SystemEnv, name: string): BenchSystem {
   switch (key) {
     case 'engram':
-      return new EngramSystem(env, name, engram)
+      return new EngramSystem(env, name)
     case 'orama':
       return new OramaSystem(env, name)
     case 'minisearch':
@@ -91,7 +85,7 @@ export async function runSize(env: SuiteEnv, options: SuiteOptions): Promise<Sys
     : queries.slice(0, exactCount).map((q) => exactTop10(q.vector, vectors))
   const results: SystemResult[] = []
   for (const key of options.systems) {
-    const system = makeSystem(key, env, `${size}-${options.tag}`, options.engram)
+    const system = makeSystem(key, env, `${size}-${options.tag}`)
     const result: SystemResult = { system: key, size, recall: {} }
     results.push(result)
     const started = performance.now()
@@ -120,7 +114,6 @@ export async function runSize(env: SuiteEnv, options: SuiteOptions): Promise<Sys
       if (note) {
         const perSecond = (note.timedDocs / note.timedMs) * 1000
         result.import = { ms: (size / perSecond) * 1000, perSecond, partial: note.note }
-        if (note.seededMs !== undefined) result.import.seededMs = note.seededMs
       } else {
         result.import = { ms, perSecond: (size / ms) * 1000 }
       }

@@ -70,8 +70,6 @@ export interface ImportNote {
   timedDocs: number
   /** Time the timed docs took. */
   timedMs: number
-  /** Time the untimed rest took, when it is worth reporting. */
-  seededMs?: number
   note: string
 }
 
@@ -87,9 +85,9 @@ export interface SystemResult {
   size: number
   /**
    * `ms` is the whole import, or `size / perSecond` when only part was timed (`partial` says
-   * how); `seededMs` is how long the untimed part took another way.
+   * how).
    */
-  import?: { ms: number; perSecond: number; partial?: string; seededMs?: number }
+  import?: { ms: number; perSecond: number; partial?: string }
   remember?: Latency
   recall: Partial<Record<Mode, Latency>>
   coldStart?: { ms: number; runs: number; parts?: Record<string, number> }

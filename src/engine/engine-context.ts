@@ -1,4 +1,3 @@
-import { calibrationFor } from '../core/adaptive-fusion.ts'
 import type { EngramError } from '../core/errors.ts'
 import { MemoryClosedError } from '../core/errors.ts'
 import {
@@ -13,6 +12,7 @@ import {
   type RetrievalOptions,
 } from '../core/options.ts'
 import type { Embedder, MemoryEvent } from '../core/types.ts'
+import { nearDuplicateFor } from '../embedder/model-table.ts'
 import {
   type EngramDatabase,
   isConstraintError,
@@ -73,7 +73,7 @@ export class EngineContext {
     this.retrieval = {
       ...DEFAULT_RETRIEVAL,
       // The near-duplicate cosine belongs to the model (issue 13 §5); the caller's value wins.
-      nearDuplicate: calibrationFor(options.embedder?.model).nearDuplicate,
+      nearDuplicate: nearDuplicateFor(options.embedder?.model, DEFAULT_RETRIEVAL.nearDuplicate),
       ...options.retrieval,
       boosts: { ...DEFAULT_RETRIEVAL.boosts, ...options.retrieval?.boosts },
     }

@@ -33,8 +33,13 @@ export class IndexSet {
   readonly #tags = new Map<string, Set<string>>()
   readonly #groups = new Map<string, number>()
   readonly #keys = new Map<string, string>()
-  /** {@link phraseKey} of each memory's text, filled by the first quoted query that needs it. */
+  /**
+   * {@link phraseKey} of each memory's text: made as a memory is put (a few µs each), so the
+   * first quoted query does not normalise every text of the store in its answer (0.8 s at 100k,
+   * issue 11); a catalogue adopted whole fills it as quoted queries need it.
+   */
   readonly #phraseKeys = new Map<string, string>()
+  #restoredCounters: number | undefined
 
   /**
    * `groups` restores the namespace+type numbering a snapshot's vector index was built with: its
@@ -109,7 +114,9 @@ export class IndexSet {
   put(memory: Memory, vector?: Float32Array): void {
     const previous = this.#catalogue.get(memory.id)
     if (previous) this.#unmap(previous)
-    if (previous && previous.text !== memory.text) this.#phraseKeys.delete(memory.id)
+    if (!previous || previous.text !== memory.text) {
+      this.#phraseKeys.set(memory.id, phraseKey(memory.text))
+    }
     this.#catalogue.set(memory.id, memory)
     this.keyword.put(memory)
     this.#map(memory)
@@ -164,8 +171,26 @@ export class IndexSet {
     this.#phraseKeys.clear()
   }
 
+  /**
+   * The recall-counter mark of the catalogue the snapshot brought ({@link restoreCatalogue}), or
+   * undefined when the catalogue still has to be read from the table.
+   */
+  get restoredCounters(): number | undefined {
+    return this.#restoredCounters
+  }
+
+  /**
+   * The catalogue saved with the snapshot, as of the recall-counter mark `counters`: the open
+   * checks it against the table (ids, change log, mark) before trusting it.
+   */
+  restoreCatalogue(memories: Iterable<Memory>, counters: number): void {
+    this.adoptCatalogue(memories)
+    this.#restoredCounters = counters
+  }
+
   /** Rebuilds the catalogue and alias/tag maps around indexes restored from a snapshot. */
   adoptCatalogue(memories: Iterable<Memory>): void {
+    this.#restoredCounters = undefined
     this.#catalogue.clear()
     this.#aliases.clear()
     this.#tags.clear()

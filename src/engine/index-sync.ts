@@ -1,10 +1,11 @@
-import { CHANGE_LOG_TAIL, IDLE_SNAPSHOT_MS, SNAPSHOT_STORE_SHARE } from '../core/options.ts'
+import { CHANGE_LOG_TAIL, SNAPSHOT_STORE_SHARE } from '../core/options.ts'
 import type { Embedder, Memory, MemoryEvent, MemoryStats } from '../core/types.ts'
 import type { ChangeRow, EngramDatabase, VectorRow } from '../storage/index.ts'
 import type { ConnectionState } from './connection-state.ts'
 import { IndexSet } from './index-set.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
-import { deleteSnapshot, saveSnapshot } from './snapshot.ts'
+import { deleteSnapshot, readCountersMark, saveSnapshot } from './snapshot.ts'
+import { QUIET_SNAPSHOT_MS, SnapshotTimer } from './snapshot-timer.ts'
 
 /** How the indexes were restored on open, as {@link MemoryStats} reports it. */
 export type Restored = NonNullable<MemoryStats['open']>['restored']
@@ -40,7 +41,14 @@ export class IndexSync {
   #lastSeq = 0
   /** Seq of the last snapshot saved or loaded; -1 after a failed save. */
   #snapshotSeq = 0
-  #idleSnapshot: ReturnType<typeof setTimeout> | undefined
+  readonly #timer: SnapshotTimer
+  /**
+   * The recall-counter mark the catalogue's counters reflect (see `readCountersMark`); -1 when
+   * another engine flushed counters this catalogue has not seen.
+   */
+  #counters = -1
+  /** Counters were flushed since the last snapshot. */
+  #countersDirty = false
   /** Stored vectors from a model other than the current one (re-embedding pending). */
   #staleVectors = 0
   #rebuilds = 0
@@ -48,6 +56,11 @@ export class IndexSync {
 
   constructor(ctx: IndexSyncHost) {
     this.#ctx = ctx
+    this.#timer = new SnapshotTimer({
+      windingDown: () => ctx.connection.isWindingDown,
+      stale: () => this.#lastSeq !== this.#snapshotSeq,
+      save: () => this.#housekeep(() => this.snapshot()),
+    })
     this.#indexes = IndexSet.empty(ctx.keywordOptions, ctx.readyDims())
   }
 
@@ -104,6 +117,10 @@ export class IndexSync {
   async replay(): Promise<number> {
     const { db } = this.#ctx
     const after = this.#lastSeq
+    // Every write starts with a catch-up. Most find nothing, and asking only the change log
+    // keeps them from queueing behind a read-write transaction on the memories (the recall
+    // counters): the rows are read, with the changes again, only when there is something.
+    if (!(await db.changes.where('seq').above(after).first())) return 0
     const read = await db.transaction('r', db.changes, db.memories, db.vectors, async () => {
       const changes = await db.changes.where('seq').above(after).toArray()
       const gap = changes.length > 0 && changes[0]!.seq! > after + 1
@@ -166,19 +183,19 @@ export class IndexSync {
     this.#rebuilds++
     const { db, embedder, keywordOptions } = this.#ctx
     const model = embedder?.model ?? null
-    // One read transaction: the rows and the seq they correspond to.
-    const [last, memories, vectors] = await db.transaction(
+    // One read transaction: the rows, the seq and the counter mark they correspond to.
+    const [last, memories, vectors, counters] = await db.transaction(
       'r',
-      db.changes,
-      db.memories,
-      db.vectors,
+      [db.changes, db.memories, db.vectors, db.snapshots],
       () =>
         Promise.all([
           db.changes.orderBy('seq').last(),
           db.memories.toArray(),
           model ? db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
+          readCountersMark(db),
         ]),
     )
+    this.#counters = counters
     const dims = vectors[0]?.dims ?? this.#ctx.readyDims()
     const indexes = IndexSet.empty(keywordOptions, dims)
     for (const memory of memories) indexes.put(memory)
@@ -207,23 +224,47 @@ export class IndexSync {
       model: ctx.embedder?.model ?? null,
       count: this.#indexes.catalogue.size,
       now: ctx.clock(),
+      counters: this.#counters,
     })
     this.#snapshotSeq = seq
+    this.#timer.markSaved()
+    this.#countersDirty = false
     await ctx.db.changes
       .where('seq')
       .belowOrEqual(seq - CHANGE_LOG_TAIL)
       .delete()
   }
 
-  /** Snapshots when anything changed since the last snapshot (`close()`). */
+  /**
+   * Forgets the indexes (encryption at rest's `lock()`: they hold the texts in the clear); the
+   * next {@link restore} brings them back from the snapshot or the tables.
+   */
+  drop(): void {
+    this.cancelIdleSnapshot()
+    this.#indexes = IndexSet.empty(this.#ctx.keywordOptions, this.#ctx.readyDims())
+    this.#lastSeq = 0
+    this.#snapshotSeq = 0
+  }
+
+  /** Snapshots when anything changed since the last snapshot, counters too (`close()`). */
   async snapshotIfChanged(): Promise<void> {
-    if (this.#lastSeq !== this.#snapshotSeq) await this.snapshot()
+    if (this.#lastSeq !== this.#snapshotSeq || this.#countersDirty) await this.snapshot()
+  }
+
+  /**
+   * This engine flushed recall counters, moving the mark from `before` to `after` in the same
+   * transaction: the catalogue is still in step with the table only if nobody else moved it.
+   */
+  noteCountersFlushed(before: number, after: number): void {
+    this.#counters = before === this.#counters ? after : -1
+    this.#countersDirty = true
   }
 
   /**
    * Records seqs this engine wrote, catching up first if another writer slipped in between, then
-   * snapshots when enough changed: at least `snapshotEvery` changes and a share of the store
-   * (`SNAPSHOT_STORE_SHARE`), or once writes pause for `IDLE_SNAPSHOT_MS`.
+   * snapshots when enough changed (at least `snapshotEvery` changes and a share of the store,
+   * `SNAPSHOT_STORE_SHARE`) once the engine is quiet for {@link QUIET_SNAPSHOT_MS}, or once it
+   * is quiet for `IDLE_SNAPSHOT_MS` whatever changed.
    */
   recordWrites(seqs: readonly number[]): void {
     if (seqs.length === 0) return
@@ -231,16 +272,26 @@ export class IndexSync {
     if (min === this.#lastSeq + 1) this.#lastSeq = max
     else this.#housekeep(() => this.replay())
     this.#ctx.emit({ type: 'change', seq: max })
+    this.#timer.noteActivity()
     const size = this.#indexes.catalogue.size
     const due = Math.max(this.#ctx.snapshotEvery, Math.floor(size * SNAPSHOT_STORE_SHARE))
-    if (this.#lastSeq - this.#snapshotSeq >= due) this.#housekeep(() => this.snapshot())
-    else this.#scheduleIdleSnapshot()
+    if (this.#lastSeq - this.#snapshotSeq >= due) this.#timer.markDue()
+    this.#timer.schedule()
+  }
+
+  /** Bumped by every write and recall: background work compares it to find a quiet spell. */
+  get activity(): number {
+    return this.#timer.activity
+  }
+
+  /** A recall ran: a pending snapshot waits for a quiet spell. */
+  noteActivity(): void {
+    this.#timer.noteActivity()
   }
 
   /** Cancels the pending idle snapshot (`close()` saves its own). */
   cancelIdleSnapshot(): void {
-    clearTimeout(this.#idleSnapshot)
-    this.#idleSnapshot = undefined
+    this.#timer.cancel()
   }
 
   /** Counts the stored vectors of a model other than the current one. */
@@ -254,49 +305,52 @@ export class IndexSync {
   }
 
   /**
-   * Takes indexes loaded from a snapshot stamped `seq`, around the current rows. Refuses (false)
-   * a snapshot stamped past the end of the change log: it describes data that is not there.
+   * Takes indexes loaded from a snapshot stamped `seq`, with the catalogue saved beside them when
+   * its counters are those of the table (no flush since), else around the rows read now. Refuses
+   * (false) a snapshot stamped past the end of the change log: it describes data that is not
+   * there. The replay after it and {@link #agrees} check the rest.
    */
   async #adopt(indexes: IndexSet, seq: number): Promise<boolean> {
     const { db } = this.#ctx
-    const [memories, last] = await db.transaction('r', db.memories, db.changes, () =>
-      Promise.all([db.memories.toArray(), db.changes.orderBy('seq').last()]),
+    const saved = indexes.restoredCounters
+    const [last, counters, memories] = await db.transaction(
+      'r',
+      [db.memories, db.changes, db.snapshots],
+      async () => {
+        const mark = await readCountersMark(db)
+        const current = saved !== undefined && saved >= 0 && saved === mark
+        const read = current ? undefined : await db.memories.toArray()
+        return [await db.changes.orderBy('seq').last(), mark, read] as const
+      },
     )
     if (seq > (last?.seq ?? 0)) return false
-    indexes.adoptCatalogue(memories)
+    if (memories) indexes.adoptCatalogue(memories)
+    this.#counters = counters
     this.#indexes = indexes
     this.#lastSeq = seq
     this.#snapshotSeq = seq
     return true
   }
 
-  /** Whether the indexes hold exactly the ids of the memories and of the current model's vectors. */
+  /**
+   * Whether the indexes hold exactly the ids of the memories and of the current model's vectors
+   * (and a catalogue restored from the snapshot those of the table).
+   */
   async #agrees(): Promise<boolean> {
     const model = this.#ctx.embedder?.model
     const { catalogue, keyword, vectors } = this.#indexes
     if (keyword.size !== catalogue.size) return false
     for (const id of catalogue.keys()) if (!keyword.has(id)) return false
+    if (this.#indexes.restoredCounters !== undefined) {
+      const ids = (await this.#ctx.db.memories.toCollection().primaryKeys()) as string[]
+      if (ids.length !== catalogue.size || !ids.every((id) => catalogue.has(id))) return false
+    }
     const vectorIds = model
       ? ((await this.#ctx.db.vectors.where('model').equals(model).primaryKeys()) as string[])
       : []
     const indexed = vectorIds.filter((id) => catalogue.has(id))
     if ((vectors?.size ?? 0) !== indexed.length) return false
     return indexed.every((id) => vectors?.has(id))
-  }
-
-  /**
-   * Snapshots once writes have paused, so a tab that is killed rather than closed still restarts
-   * from a recent snapshot instead of replaying (or rebuilding) everything.
-   */
-  #scheduleIdleSnapshot(): void {
-    clearTimeout(this.#idleSnapshot)
-    if (this.#ctx.connection.isWindingDown) return
-    this.#idleSnapshot = setTimeout(() => {
-      this.#idleSnapshot = undefined
-      if (this.#lastSeq !== this.#snapshotSeq) this.#housekeep(() => this.snapshot())
-    }, IDLE_SNAPSHOT_MS)
-    // Node: a pending snapshot must not keep a script alive.
-    ;(this.#idleSnapshot as { unref?: () => void }).unref?.()
   }
 
   /**

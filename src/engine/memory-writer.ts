@@ -6,7 +6,6 @@ import type {
   ImportReport,
   Memory,
   MemoryPatch,
-  Relation,
   RememberItem,
   RememberOptions,
   RememberResult,
@@ -15,10 +14,10 @@ import { validateId, validateVector } from '../core/validate.ts'
 import { isConstraintError } from '../storage/index.ts'
 import type { BackfillScheduler } from './backfill-scheduler.ts'
 import type { EngineContext } from './engine-context.ts'
-import { checkImportOptions, parseImport } from './import-export.ts'
 import { locked } from './lifecycle.ts'
 import { type PreparedWrite, prepareItems, preparePatch, prepareWrite } from './prepare.ts'
 import { dropEdges, putEdge } from './relations.ts'
+import { importMemories } from './transfer/index.ts'
 import { updateMemory } from './write/update.ts'
 import { STALE, writeBatch } from './write-batch.ts'
 import { Coalescer } from './write-queue.ts'
@@ -106,60 +105,13 @@ export class MemoryWriter {
     )
   }
 
-  async importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
-    const ctx = this.#ctx
-    ctx.assertOpen()
-    const batchSize = checkImportOptions(options, ctx.writeBatch)
-    const parsed = parseImport(jsonl, options, ctx.limits, ctx.embedder?.model ?? null, ctx.clock())
-    const lines = parsed.items
-    const report: ImportReport = { lines: lines.length, created: 0, duplicates: 0, flagged: 0 }
-    // An exported id may land under another id (a duplicate of what is stored): edges follow it.
-    const landed = new Map<string, string>()
-    for (let start = 0; start < lines.length; start += batchSize) {
-      const batch = lines.slice(start, start + batchSize)
-      for (const p of batch) {
-        if (p.vector === undefined) continue
-        try {
-          this.#checkVector(p, 'vector')
-        } catch {
-          delete p.vector // embedded afresh instead
-        }
-      }
-      const results = await ctx.queue.run(() => this.#write(batch))
-      results.forEach((r, i) => {
-        const asked = batch[i]!.id
-        if (asked !== undefined) landed.set(asked, r.id)
-      })
-      for (const r of results) {
-        if (r.status === 'created') report.created++
-        else report.duplicates++
-        if (r.flags?.length) report.flagged++
-      }
-      ctx.emit({
-        type: 'import',
-        done: Math.min(start + batchSize, lines.length),
-        total: lines.length,
-      })
-    }
-    if (parsed.relations.length > 0) await this.#importRelations(parsed.relations, landed)
-    return report
-  }
-
-  /** The file's edges between memories it brought (or found stored), by where each landed. */
-  async #importRelations(relations: Relation[], landed: Map<string, string>): Promise<void> {
-    const ctx = this.#ctx
-    const edges = relations.flatMap((r) => {
-      const from = landed.get(r.from)
-      const to = landed.get(r.to)
-      return from && to && from !== to ? [{ ...r, from, to }] : []
+  /** See `importMemories` (transfer/import-memories.ts): facts in batches, then whole pages. */
+  importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
+    return importMemories(this.#ctx, jsonl, options, {
+      write: (batch) => this.#write(batch),
+      newId: () => this.#ulid(),
+      scheduleBackfill: () => this.#backfill.schedule(),
     })
-    await ctx.queue.run(() =>
-      locked(ctx, () =>
-        ctx.transact(async () => {
-          for (const edge of edges) await putEdge(ctx.db, edge, edge.createdAt)
-        }),
-      ),
-    )
   }
 
   /**

@@ -48,7 +48,7 @@ export async function writeBatch(
   const vectors = await embedCandidates(items, exact.candidates, ctx.embed)
   const near = nearDedup(items, exact.candidates, vectors, ctx.indexes, ctx.nearDuplicate)
   const bounds = { floor: ctx.relatedFloor, nearDuplicate: ctx.nearDuplicate }
-  const related = relatedNeighbours(items, near.fresh, vectors, ctx.indexes, bounds)
+  const related = relatedNeighbours(items, near.fresh, vectors, ctx.indexes, bounds, near.searched)
   const plan = planBatch(items, exact, near, vectors, ctx)
   for (const [i, neighbours] of related) plan.results[i]!.related = neighbours
   const committed = await commitBatch(plan, ctx)

@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite/vector'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { deleteDatabase } from '../idb.ts'
-import { runSize, type SuiteEnv, type SuiteOptions, type SystemKey } from '../suite.ts'
+import { runSize, type SuiteEnv, type SystemKey } from '../suite.ts'
 import type { Doc, Query, SystemResult } from '../types.ts'
 
 /** What the page asks for: one store size. */
@@ -22,7 +22,6 @@ export interface WorkerRequest {
   recallBudgetMs: number
   coldRuns: number
   exactQueries: number
-  engram: SuiteOptions['engram']
   tag: string
 }
 
@@ -138,7 +137,6 @@ scope.onmessage = async (
       coldRuns: r.coldRuns,
       exactQueries: r.exactQueries,
       tag: r.tag,
-      ...(r.engram ? { engram: r.engram } : {}),
     })
     post({ result })
   } catch (error) {

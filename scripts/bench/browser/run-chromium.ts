@@ -11,7 +11,7 @@ import { build } from 'vite'
 import { CHROMIUM_ARGS, chromiumPath } from '../../chromium.ts'
 import { serveStatic } from '../../serve-static.ts'
 import { pgliteTemplate } from '../node-env.ts'
-import type { SuiteOptions, SystemKey } from '../suite.ts'
+import type { SystemKey } from '../suite.ts'
 import type { SystemResult } from '../types.ts'
 import type { WorkerRequest } from './bench-worker.ts'
 
@@ -30,7 +30,6 @@ export interface ChromiumOptions {
   recallBudgetMs: number
   coldRuns: (size: number) => number
   exactQueries: number
-  engram: (size: number) => SuiteOptions['engram']
   log(line: string): void
 }
 
@@ -114,7 +113,6 @@ export async function runChromium(options: ChromiumOptions): Promise<ChromiumRun
         recallBudgetMs: options.recallBudgetMs,
         coldRuns: options.coldRuns(size),
         exactQueries: options.exactQueries,
-        engram: options.engram(size),
         tag: Date.now().toString(36),
       }
       try {

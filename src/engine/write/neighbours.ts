@@ -1,17 +1,19 @@
 import { NEAR_DUPLICATE_RESCORE } from '../../core/options.ts'
 import type { RememberResult } from '../../core/types.ts'
+import type { VectorHit } from '../../core/vector/index.ts'
 import type { IndexSet } from '../index-set.ts'
 import type { PreparedWrite } from '../prepare.ts'
 
 /** Most near-but-not-duplicate neighbours a write reports. */
-const MAX_RELATED = 3
+export const MAX_RELATED = 3
 
 /**
  * The stored memories of the same namespace and type that each new memory of the batch comes
  * close to without repeating (cosine in `[floor, nearDuplicate)`), closest first, as
  * `RememberResult.related`: the caller decides whether the new fact supersedes one ("I moved
  * to Lisbon" after "I live in Porto"). Read from the vector index before the batch is applied,
- * so a memory is never its own neighbour. Items without a vector get none.
+ * so a memory is never its own neighbour. Items without a vector get none. `searched` holds the
+ * hits near dedup already had from the same search (the store scanned once per item, not twice).
  */
 export function relatedNeighbours(
   items: readonly PreparedWrite[],
@@ -19,6 +21,7 @@ export function relatedNeighbours(
   vectors: ReadonlyMap<number, Float32Array>,
   indexes: IndexSet,
   bounds: { floor: number; nearDuplicate: number },
+  searched: ReadonlyMap<number, readonly VectorHit[]> = new Map(),
 ): Map<number, NonNullable<RememberResult['related']>> {
   const out = new Map<number, NonNullable<RememberResult['related']>>()
   const stored = indexes.vectors
@@ -31,8 +34,7 @@ export function relatedNeighbours(
       groups: [indexes.groupOf(w.namespace, w.type)],
       rescore: NEAR_DUPLICATE_RESCORE,
     }
-    const near = stored
-      .search(vector, MAX_RELATED, filter)
+    const near = (searched.get(i) ?? stored.search(vector, MAX_RELATED, filter))
       .filter((h) => h.score >= bounds.floor && h.score < bounds.nearDuplicate)
       .map((h) => ({ id: h.id, similarity: h.score }))
     if (near.length > 0) out.set(i, near)

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import type { Memory } from '../../../src/core/types.ts'
+import { EngramDatabase } from '../../../src/storage/index.ts'
+import { closingEngines, freshIdb } from '../../helpers/engine.ts'
+
+const engine = closingEngines()
+
+const FACTS = [
+  'Deploys go out through scripts/ship.sh after the smoke tests pass',
+  'The owner prefers metric units',
+  'Ticket FH-2291 tracks the flaky upload test',
+  'Priya is the owner’s sister-in-law and lives in Pune',
+]
+
+/** A memory written, recalled once (counters flushed) and closed: a snapshot with a catalogue. */
+async function closedMemory(name: string) {
+  const idb = freshIdb()
+  const first = await engine({ name, ...idb })
+  const ids = (await first.rememberMany(FACTS.map((text) => ({ text })))).map((r) => r.id)
+  await first.recall('metric units', { mode: 'keyword' })
+  await first.close()
+  return { idb, ids }
+}
+
+async function tables(name: string, idb: ReturnType<typeof freshIdb>) {
+  const db = new EngramDatabase(name, idb)
+  await db.open()
+  return db
+}
+
+/** The catalogue row of `id` as recall serves it (hits carry the catalogue's row). */
+async function recalled(e: Awaited<ReturnType<typeof engine>>, query: string, id: string) {
+  const { hits } = await e.recall(query, { mode: 'keyword', log: false })
+  return hits.find((h) => h.id === id)?.memory as Memory | undefined
+}
+
+describe('the catalogue saved with the snapshot', () => {
+  it('is saved beside the indexes and restores the catalogue a reopen serves', async () => {
+    const { idb, ids } = await closedMemory('catalogue-saved')
+    const db = await tables('catalogue-saved', idb)
+    const names = (await db.snapshots.toCollection().primaryKeys()).sort()
+    const rows = await db.memories.toArray()
+    db.close()
+    expect(names).toEqual(['indexes', 'indexes-catalogue', 'recall-counters'])
+    const second = await engine({ name: 'catalogue-saved', ...idb })
+    expect((await second.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
+    const held = await recalled(second, 'metric units', ids[1]!)
+    expect(held).toEqual(rows.find((r) => r.id === ids[1]))
+    expect(held?.recallCount).toBe(1)
+    expect((await second.verify()).ok).toBe(true)
+  })
+
+  it('is read from the table instead when counters were flushed after the snapshot', async () => {
+    const { idb, ids } = await closedMemory('catalogue-counters')
+    const second = await engine({ name: 'catalogue-counters', ...idb })
+    await second.recall('metric units', { mode: 'keyword' })
+    await second.recallLog() // waits for the counter flush
+    // A tab killed here leaves the snapshot of the first close and counters it does not hold.
+    const third = await engine({ name: 'catalogue-counters', ...idb })
+    expect((await third.stats()).open?.restored).toBe('snapshot')
+    expect((await recalled(third, 'metric units', ids[1]!))?.recallCount).toBe(2)
+  })
+
+  it('has the change log after the snapshot replayed over it', async () => {
+    const { idb, ids } = await closedMemory('catalogue-replay')
+    const second = await engine({ name: 'catalogue-replay', ...idb, snapshotEvery: 1_000_000 })
+    await second.update(ids[1]!, { text: 'The owner prefers imperial units' })
+    const added = await second.remember('The metric system is taught in schools')
+    await second.forget(ids[0]!)
+    // No close: the snapshot still says what the first close saw.
+    const third = await engine({ name: 'catalogue-replay', ...idb })
+    expect((await third.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 3 })
+    expect((await recalled(third, 'imperial units', ids[1]!))?.text).toBe(
+      'The owner prefers imperial units',
+    )
+    expect(await recalled(third, 'metric system schools', added.id)).toBeDefined()
+    expect(await recalled(third, 'scripts ship', ids[0]!)).toBeUndefined()
+    expect((await third.verify()).ok).toBe(true)
+  })
+
+  it('falls back to a rebuild when the table holds a memory the catalogue does not', async () => {
+    const { idb, ids } = await closedMemory('catalogue-extra')
+    const db = await tables('catalogue-extra', idb)
+    const row = (await db.memories.get(ids[1]!))!
+    // A row without a change entry: nothing but comparing the ids can notice it.
+    await db.memories.put({ ...row, id: '01J00000000000000000000000', key: 'other key' })
+    db.close()
+    const second = await engine({ name: 'catalogue-extra', ...idb })
+    expect((await second.stats()).open?.restored).toBe('rebuild')
+    expect((await second.stats()).memories).toBe(FACTS.length + 1)
+    expect((await second.verify()).ok).toBe(true)
+  })
+
+  it('is read from the table when the catalogue row is damaged or from another save', async () => {
+    const { idb, ids } = await closedMemory('catalogue-damaged')
+    const db = await tables('catalogue-damaged', idb)
+    const saved = (await db.snapshots.get('indexes-catalogue'))!
+    await db.snapshots.put({ ...saved, data: { ...(saved.data as object), rows: '[{"id":' } })
+    // Behind the engine's back, so only a catalogue read from the table shows it.
+    const row = (await db.memories.get(ids[1]!))!
+    await db.memories.put({ ...row, confirmations: 7 })
+    db.close()
+    const second = await engine({ name: 'catalogue-damaged', ...idb })
+    expect((await second.stats()).open?.restored).toBe('snapshot')
+    expect((await recalled(second, 'metric units', ids[1]!))?.confirmations).toBe(7)
+    await second.close()
+    // A catalogue row stamped for another snapshot than the index image beside it.
+    const db2 = await tables('catalogue-damaged', idb)
+    await db2.snapshots.put({ ...saved, seq: saved.seq - 1 })
+    db2.close()
+    const third = await engine({ name: 'catalogue-damaged', ...idb })
+    expect((await recalled(third, 'metric units', ids[1]!))?.confirmations).toBe(7)
+    expect((await third.verify()).ok).toBe(true)
+  })
+})
