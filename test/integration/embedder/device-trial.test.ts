@@ -82,8 +82,9 @@ describe('the device trial on real pipelines', () => {
     expect(base?.medianMs).toBeGreaterThan(0)
     expect(cut).toMatchObject({ device: 'slow', cut: 'budget', runsMs: [] })
     expect(cut?.medianMs).toBeUndefined()
-    // The trial returned while the slow backend's warm-up was still running.
-    expect(slow.finished).toBe(0)
+    // Whether the trial returned before the slow warm-up ended is not asserted: the cut is a
+    // timer, and tokenising a big batch blocks the thread it runs on (a loaded CI machine once
+    // saw the warm-up end first). The warm-up is never counted as a timed run either way.
     await settled(slow)
     expect(slow.finished).toBe(1)
     await outcome.winner?.loaded.pipe.dispose()
