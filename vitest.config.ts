@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^engram\/worker$/, replacement: src('worker/memory-worker.ts') },
       { find: /^engram\/agent$/, replacement: src('agent/index.ts') },
       { find: /^engram\/connect$/, replacement: src('connect/index.ts') },
+      { find: /^engram\/sync$/, replacement: src('sync/index.ts') },
     ],
   },
   test: {
