@@ -82,11 +82,12 @@ describe('the device trial on real pipelines', () => {
     expect(base?.medianMs).toBeGreaterThan(0)
     expect(cut).toMatchObject({ device: 'slow', cut: 'budget', runsMs: [] })
     expect(cut?.medianMs).toBeUndefined()
-    // Whether the trial returned before the slow warm-up ended is not asserted: the cut is a
-    // timer, and tokenising a big batch blocks the thread it runs on (a loaded CI machine once
-    // saw the warm-up end first). The warm-up is never counted as a timed run either way.
+    // How many of the slow backend's runs ended before it was let go is not asserted: the cut
+    // is a timer, and tokenising a big batch blocks the thread it runs on (under a loaded CI
+    // machine the warm-up, once even a timed run, ended first). None is counted, and the
+    // abandoned session is released once its run in flight ends.
     await settled(slow)
-    expect(slow.finished).toBe(1)
+    expect(slow.disposed).toBe(1)
     await outcome.winner?.loaded.pipe.dispose()
   })
 
