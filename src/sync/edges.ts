@@ -12,8 +12,9 @@
 import type { Relation } from '../core/types.ts'
 import { toBase64Url } from './bytes.ts'
 import type { EdgePayload, EdgeState } from './edge-state.ts'
-import { seal, unseal } from './sealed.ts'
+import { seal } from './sealed.ts'
 import {
+  openChecked,
   readWinners,
   type SealedDoc,
   type SyncContext,
@@ -215,19 +216,9 @@ async function tombstoneOrphans(
   }
 }
 
-async function openEdge(ctx: SyncContext, doc: SealedDoc): Promise<EdgePayload | undefined> {
-  try {
-    const payload = await unseal<EdgePayload>(ctx.keys, doc._id, doc)
-    if (payload?.t !== 'relation' || typeof payload.from !== 'string')
-      throw new TypeError('not an edge')
-    return payload
-  } catch (error) {
-    ctx.status.error = {
-      name: 'SyncDocumentError',
-      message: `document ${doc._id} could not be opened: ${(error as Error).message}`,
-    }
-    return undefined
-  }
+function openEdge(ctx: SyncContext, doc: SealedDoc): Promise<EdgePayload | undefined> {
+  const isEdge = (p: EdgePayload | undefined) => p?.t === 'relation' && typeof p.from === 'string'
+  return openChecked(ctx, doc, isEdge, 'an edge')
 }
 
 /**

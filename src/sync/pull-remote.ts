@@ -5,7 +5,7 @@ import { foldNearDuplicates } from './near-duplicates.ts'
 import { type MemoryPayload, toRow, vectorFromBase64 } from './payload.ts'
 import {
   isMemoryDoc,
-  openDoc,
+  openChecked,
   type SealedDoc,
   type SyncContext,
   sealDoc,
@@ -57,22 +57,13 @@ export async function pullBatch(
   return { seen: feed.results.length, writes }
 }
 
-/** The payload of a sealed document, or undefined (counted as an error) when it does not open. */
-async function openPayload(ctx: SyncContext, doc: SealedDoc): Promise<MemoryPayload | undefined> {
-  try {
-    const payload = await openDoc(ctx, doc)
-    const row = payload?.row as Partial<MemoryPayload['row']> | undefined
-    if (payload?.t !== 'memory' || typeof row?.text !== 'string' || typeof row.key !== 'string') {
-      throw new TypeError('not a memory payload')
-    }
-    return payload
-  } catch (error) {
-    ctx.status.error = {
-      name: 'SyncDocumentError',
-      message: `document ${doc._id} could not be opened: ${(error as Error).message}`,
-    }
-    return undefined
+/** The memory payload of a sealed document, or undefined (counted as an error). */
+function openPayload(ctx: SyncContext, doc: SealedDoc): Promise<MemoryPayload | undefined> {
+  const isMemory = (p: MemoryPayload | undefined) => {
+    const row = p?.row as Partial<MemoryPayload['row']> | undefined
+    return p?.t === 'memory' && typeof row?.text === 'string' && typeof row.key === 'string'
   }
+  return openChecked(ctx, doc, isMemory, 'a memory payload')
 }
 
 /**

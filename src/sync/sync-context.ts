@@ -98,6 +98,29 @@ export async function openDoc(ctx: SyncContext, doc: SealedDoc): Promise<MemoryP
   return unseal<MemoryPayload>(ctx.keys, doc._id, doc)
 }
 
+/**
+ * The payload of a sealed document when it opens and `isPayload` accepts it, else undefined,
+ * the failure recorded in the status: one bad document never stops a pass.
+ */
+export async function openChecked<T>(
+  ctx: SyncContext,
+  doc: SealedDoc,
+  isPayload: (payload: T | undefined) => boolean,
+  what: string,
+): Promise<T | undefined> {
+  try {
+    const payload = await unseal<T>(ctx.keys, doc._id, doc)
+    if (!isPayload(payload)) throw new TypeError(`not ${what}`)
+    return payload
+  } catch (error) {
+    ctx.status.error = {
+      name: 'SyncDocumentError',
+      message: `document ${doc._id} could not be opened: ${(error as Error).message}`,
+    }
+    return undefined
+  }
+}
+
 export async function sealDoc(
   ctx: SyncContext,
   docId: string,
