@@ -3,6 +3,7 @@ import { InvalidInputError } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { clearErrors, showError } from './field-errors.ts'
+import { PLAINTEXT } from './plaintext.ts'
 
 /**
  * The "Agent view" card: for a typed message, the context block `contextFor` would put before
@@ -16,6 +17,7 @@ export function mountAgentPanel(ctx: AppContext): void {
     type: 'search',
     placeholder: 'Which units should the recipe use?',
     autocomplete: 'off',
+    [PLAINTEXT]: true,
   })
   const submit = h('button', { type: 'submit', class: 'primary', text: 'Show' })
   const meta = h('output', { id: 'agent-meta', class: 'result' })
@@ -81,5 +83,5 @@ export function mountAgentPanel(ctx: AppContext): void {
 }
 
 function code(id: string): HTMLPreElement {
-  return h('pre', { id, class: 'agent-code' })
+  return h('pre', { id, class: 'agent-code', [PLAINTEXT]: true })
 }

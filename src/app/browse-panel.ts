@@ -138,6 +138,11 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
     void refresh()
   })
   ctx.onChanged(() => void refresh())
+  // The wipe took any open editor with it; unlocking refreshes into a fresh list.
+  ctx.onLocked(() => {
+    editing = false
+    shown = ''
+  })
   return { refresh }
 }
 

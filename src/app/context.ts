@@ -1,4 +1,5 @@
 import type { MemoryClient, MemoryEvent } from '../index.ts'
+import { wipePlaintext } from './plaintext.ts'
 import type { AppSettings } from './settings.ts'
 
 type Listener<T> = (value: T) => void
@@ -11,6 +12,12 @@ export interface AppContext {
   /** Something added, changed or removed memories (here or in another tab). */
   changed(): void
   onChanged(listener: () => void): void
+  /**
+   * The memory was locked: every marked plaintext element is wiped (`plaintext.ts`), then the
+   * listeners drop what they keep besides (an open editor, a page view).
+   */
+  locked(): void
+  onLocked(listener: () => void): void
 }
 
 /** Events flow from the worker before `openMemory` resolves, so the bus exists first. */
@@ -36,6 +43,7 @@ export function createContext(
   bus: EventBus,
 ): AppContext {
   const changeListeners = new Set<() => void>()
+  const lockListeners = new Set<() => void>()
   let pending: ReturnType<typeof setTimeout> | undefined
   const changed = (): void => {
     // Coalesces bursts (an import, a backfill, another tab's batch) into one refresh.
@@ -53,5 +61,10 @@ export function createContext(
     onEvent: (listener) => bus.on(listener),
     changed,
     onChanged: (listener) => changeListeners.add(listener),
+    locked: () => {
+      wipePlaintext()
+      for (const listener of lockListeners) listener()
+    },
+    onLocked: (listener) => lockListeners.add(listener),
   }
 }

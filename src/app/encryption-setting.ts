@@ -34,7 +34,7 @@ export function mountEncryptionSetting(
   ctx: AppContext,
   open: OpenWith,
 ): { refresh(): Promise<void> } {
-  const status = h('p', { class: 'muted', text: 'Checking…' })
+  const status = h('p', { id: 'encryption-status', class: 'muted', text: 'Checking…' })
   const lock = h('button', { type: 'button', text: 'Lock now', hidden: true })
   const form = enableForm(async (passphrase) => {
     // Encryption is chosen when a memory is opened: close this one, open it encrypted (it is
@@ -56,6 +56,8 @@ export function mountEncryptionSetting(
   lock.addEventListener('click', () =>
     busy(lock, async () => {
       await ctx.memory.lock()
+      // The keys are gone; the texts they opened must go too, before the prompt covers them.
+      ctx.locked()
       await askPassphrase(
         'Locked. Enter the passphrase to unlock this memory.',
         async (passphrase) => {
@@ -70,6 +72,7 @@ export function mountEncryptionSetting(
   async function refresh(): Promise<void> {
     const stats = await ctx.memory.stats().catch(() => undefined)
     const encrypted = stats?.atRest !== undefined
+    status.dataset.state = encrypted ? 'encrypted' : 'plain'
     lock.hidden = !encrypted
     form.hidden = encrypted || (stats?.memories ?? 1) > 0
     status.textContent = encrypted

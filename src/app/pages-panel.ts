@@ -197,6 +197,10 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
   byId<HTMLButtonElement>('page-view-close').addEventListener('click', closeView)
   addEventListener(OPEN_PAGE, (event) => void show((event as CustomEvent<OpenPage>).detail))
   ctx.onChanged(() => void refresh())
+  ctx.onLocked(() => {
+    closeView()
+    shown = ''
+  })
   void refresh()
   return { refresh }
 }

@@ -37,6 +37,8 @@ export function mountRecallLogPanel(ctx: AppContext): { refresh(): Promise<void>
       if (list.querySelector('.log-entry strong')?.textContent === query) return
     }
   })
+  // Unlocking announces a change: the log the lock wiped comes back.
+  ctx.onChanged(() => void refresh())
   void refresh()
   return { refresh }
 }

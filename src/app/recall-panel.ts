@@ -62,6 +62,12 @@ export function mountRecallPanel(ctx: AppContext): void {
   list.after(floorNote)
   const meta = byId<HTMLOutputElement>('recall-meta')
   const view: RecallView = { ctx, form, list, meta, floorNote, shown: 0 }
+  ctx.onLocked(() => {
+    // Relations still loading for the wiped hits must not be drawn.
+    view.shown++
+    meta.textContent = ''
+    floorNote.hidden = true
+  })
 
   form.addEventListener('submit', (event) => {
     event.preventDefault()

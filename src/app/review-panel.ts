@@ -2,6 +2,7 @@ import type { MemoryClient, ReviewReport } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { showFailure } from './field-errors.ts'
+import { PLAINTEXT } from './plaintext.ts'
 import { truncate } from './relation-chips.ts'
 import {
   type ReviewLine,
@@ -24,7 +25,12 @@ const LINE_TEXT_MAX = 80
 export function mountReviewPanel(ctx: AppContext): void {
   const button = h('button', { type: 'button', id: 'review-button', text: 'Review now' })
   const error = h('p', { class: 'field-error', id: 'review-error', hidden: true })
-  const report = h('div', { class: 'review-report', id: 'review-report', 'aria-live': 'polite' })
+  const report = h('div', {
+    class: 'review-report',
+    id: 'review-report',
+    'aria-live': 'polite',
+    [PLAINTEXT]: true,
+  })
   const bar = h(
     'div',
     { class: 'review-bar' },
