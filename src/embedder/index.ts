@@ -10,6 +10,10 @@ export {
   IndexedDbDeviceChoices,
   MemoryDeviceChoices,
 } from './device-choice-store.ts'
+export type { ChainLink } from './fallback-embedder.ts'
+export { FallbackEmbedder } from './fallback-embedder.ts'
+export type { ModelLocation, ProbeEnvironment, Reachability } from './model-reachable.ts'
+export { modelReachable, PROBE_TIMEOUT_MS } from './model-reachable.ts'
 export type { ModelSettings, Pooling, TfjsModelSettings } from './model-table.ts'
 export {
   BGE_QUERY_INSTRUCTION,

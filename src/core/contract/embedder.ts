@@ -17,7 +17,36 @@ export interface EmbedderStats {
   /** Milliseconds the last successful load took, trial included. */
   loadMs?: number
   error?: string
+  /**
+   * Present when the model answering (`model`) is not the one configured: the chain (the
+   * configured model → the bundled USE-lite → keywords) moved on, and why. Absent while the
+   * configured model answers, or when no fallback was configured. When the fallback failed too,
+   * `state` is `'failed'`, `error` says why, and recall is keyword-only.
+   *
+   * @example
+   * (await memory.stats()).embedder
+   * // => { model: 'google/universal-sentence-encoder-lite', state: 'ready', dims: 512, …,
+   * //      fallback: { from: 'Xenova/bge-small-en-v1.5', reason: 'unreachable', error: 'fetch failed' } }
+   */
+  fallback?: EmbedderFallback
 }
+
+/** Why an embedder chain answers with another model than the configured one. */
+export interface EmbedderFallback {
+  /** The configured model, which does not answer. */
+  from: string
+  /**
+   * `'unreachable'`: before the memory opened, its files could neither be fetched (offline, the
+   * hub blocked, a 404) nor found in the browser cache, so it was not tried. `'failed'`: it was
+   * tried and its load failed (a file fetch broke mid-way, the runtime refused it).
+   */
+  reason: FallbackReason
+  /** The error text behind `reason`. */
+  error: string
+}
+
+/** See {@link EmbedderFallback.reason}. */
+export type FallbackReason = 'unreachable' | 'failed'
 
 /** How an embedder's device was picked; see {@link EmbedderStats.deviceSource}. */
 export type DeviceSource = 'trial' | 'remembered' | 'fixed'
