@@ -1,7 +1,10 @@
+import * as Comlink from 'comlink'
 import { AccessDeniedError } from '../core/errors.ts'
-import type { Memory, RecallResult } from '../core/types.ts'
+import type { Memory, RecallHit, RememberOptions } from '../core/types.ts'
 import type { RemoteMemoryApi } from '../host/protocol.ts'
 import { badOption, guard, isObject, Namespaces, notFound } from './origin-namespaces.ts'
+import { hostProvenance } from './origin-provenance.ts'
+import { hitsForOrigin, resultForOrigin } from './origin-redaction.ts'
 
 /** What the scope asks before every call: is the origin still allowed, and to which namespaces? */
 export interface OriginAccess {
@@ -49,7 +52,10 @@ interface Scope {
  * The memory as one origin may use it: every call is checked against the allow-list first, its
  * namespace is forced to one the origin was granted (its own, `origin:<origin>`, unless the user
  * gave more), ids outside those namespaces do not exist for it (a relation needs both ends in
- * them: `AccessDeniedError`), and the methods in {@link NOT_OFFERED_TO_ORIGINS} are refused.
+ * them: `AccessDeniedError`; a `supersedes` naming one is `MemoryNotFoundError`, as for an id
+ * that does not exist), no answer names one (a hit's explanation, a write's `related`, a select
+ * hook's candidates), the host decides its writes' `source`, `trust` and `poison`
+ * ({@link hostProvenance}), and the methods in {@link NOT_OFFERED_TO_ORIGINS} are refused.
  * Errors are thrown as data, as the host's are.
  *
  * @example
@@ -85,26 +91,59 @@ export function scopeToOrigin(api: RemoteMemoryApi, access: OriginAccess): Remot
 /** A memory of the origin's namespaces, or `MemoryNotFoundError`: another's does not exist for it. */
 async function ownMemory(scope: Scope, id: unknown): Promise<Namespaces> {
   const granted = await scope.allowed()
-  const memory = typeof id === 'string' ? await scope.api.get(id) : undefined
-  if (!memory || !granted.has(memory.namespace)) throw notFound(id)
+  await mustSee(scope.api, granted, id)
   return granted
 }
 
+/** One answer for an id that does not exist and one of another namespace: no existence oracle. */
+async function mustSee(api: RemoteMemoryApi, granted: Namespaces, id: unknown): Promise<void> {
+  const memory = typeof id === 'string' ? await api.get(id) : undefined
+  if (!memory || !granted.has(memory.namespace)) throw notFound(id)
+}
+
+/**
+ * A write's options as the origin may give them: its namespace pinned, the host's provenance,
+ * and a `supersedes` that names one of its own memories (else the engine would hide another
+ * namespace's memory from its owner's recall). A `supersedes` of the wrong type is left to the
+ * engine's check.
+ */
+async function writeOptions<T extends RememberOptions>(
+  scope: Scope,
+  granted: Namespaces,
+  options: T | undefined,
+  field: string,
+): Promise<T> {
+  const own = hostProvenance(scope.origin, granted.pin(options, field), field)
+  if (typeof own.supersedes === 'string') await mustSee(scope.api, granted, own.supersedes)
+  return own
+}
+
 function memoryMethods(scope: Scope) {
-  const { api, allowed } = scope
+  const { api, allowed, origin } = scope
   return {
     remember: (text, options) =>
-      guard(async () => api.remember(text, (await allowed()).pin(options, 'options'))),
+      guard(async () => {
+        const granted = await allowed()
+        const checked = await writeOptions(scope, granted, options, 'options')
+        return resultForOrigin(api, granted, await api.remember(text, checked))
+      }),
     rememberMany: (items) =>
       guard(async () => {
         const granted = await allowed()
         if (!Array.isArray(items)) throw badOption('items', 'an array of items', items)
-        return api.rememberMany(items.map((item) => (isObject(item) ? granted.pin(item) : item)))
+        const checked = []
+        for (const [i, item] of items.entries()) {
+          checked.push(
+            isObject(item) ? await writeOptions(scope, granted, item, `items[${i}]`) : item,
+          )
+        }
+        const results = await api.rememberMany(checked)
+        return Promise.all(results.map((result) => resultForOrigin(api, granted, result)))
       }),
     update: (id, patch) =>
       guard(async () => {
         await ownMemory(scope, id)
-        return api.update(id, patch)
+        return api.update(id, isObject(patch) ? hostProvenance(origin, patch, 'patch') : patch)
       }),
     forget: (id) =>
       guard(async () => {
@@ -122,13 +161,19 @@ function memoryMethods(scope: Scope) {
     recall: (query, options, select) =>
       guard(async () => {
         const granted = await allowed()
-        const result: RecallResult = await api.recall(
-          query,
-          granted.pin(options, 'options'),
-          select,
-        )
-        // The namespace filter already holds; this keeps it true whatever recall learns next.
-        return { ...result, hits: result.hits.filter((hit) => granted.has(hit.memory.namespace)) }
+        // The origin's judge sees the candidates as the origin may: their explanations too.
+        const judge =
+          select &&
+          Comlink.proxy(async (q: string, hits: RecallHit[]) =>
+            select(q, await hitsForOrigin(api, granted, hits)),
+          )
+        try {
+          const result = await api.recall(query, granted.pin(options, 'options'), judge)
+          // The namespace filter already holds; this keeps it true whatever recall learns next.
+          return { ...result, hits: await hitsForOrigin(api, granted, result.hits) }
+        } finally {
+          release(select)
+        }
       }),
     exportMemories: (options) =>
       guard(async () => api.exportMemories((await allowed()).pin(options, 'options'))),
@@ -140,7 +185,7 @@ function memoryMethods(scope: Scope) {
  * (`getPage` answers undefined, `forgetPage` and an overwrite by `rememberPage` throw
  * `MemoryNotFoundError`), so an origin cannot learn that it exists.
  */
-function pageMethods({ api, allowed }: Scope) {
+function pageMethods({ api, allowed, origin }: Scope) {
   const ownPage = async (pageId: unknown, mustExist: boolean): Promise<Namespaces> => {
     const granted = await allowed()
     const page = typeof pageId === 'string' ? await api.getPage(pageId) : undefined
@@ -152,7 +197,7 @@ function pageMethods({ api, allowed }: Scope) {
       guard(async () => {
         if (!isObject(input)) throw badOption('input', 'a page object', input)
         const granted = await ownPage(input.pageId, false)
-        return api.rememberPage(granted.pin(input))
+        return api.rememberPage(hostProvenance(origin, granted.pin(input, 'input'), 'input'))
       }),
     getPage: (pageId) =>
       guard(async () => {
@@ -219,4 +264,10 @@ function curationMethods(scope: Scope) {
         return api.feedback(id, verdict)
       }),
   } satisfies Partial<Offered>
+}
+
+/** Releases a Comlink proxy the origin passed (the memory host no longer sees it to release). */
+function release(proxy: unknown): void {
+  const releaseProxy = (proxy as Partial<Comlink.ProxyMethods> | undefined)?.[Comlink.releaseProxy]
+  releaseProxy?.()
 }
