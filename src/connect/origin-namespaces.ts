@@ -1,3 +1,4 @@
+import * as Comlink from 'comlink'
 import {
   AccessDeniedError,
   errorToData,
@@ -55,4 +56,10 @@ export function badOption(field: string, expected: string, got: unknown): Invali
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Releases a Comlink proxy the origin passed (a listener, a select hook), so its port can close. */
+export function releaseProxy(proxy: unknown): void {
+  const release = (proxy as Partial<Comlink.ProxyMethods> | undefined)?.[Comlink.releaseProxy]
+  release?.()
 }

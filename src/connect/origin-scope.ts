@@ -2,7 +2,14 @@ import * as Comlink from 'comlink'
 import { AccessDeniedError } from '../core/errors.ts'
 import type { Memory, RecallHit, RememberOptions } from '../core/types.ts'
 import type { RemoteMemoryApi } from '../host/protocol.ts'
-import { badOption, guard, isObject, Namespaces, notFound } from './origin-namespaces.ts'
+import {
+  badOption,
+  guard,
+  isObject,
+  Namespaces,
+  notFound,
+  releaseProxy,
+} from './origin-namespaces.ts'
 import { hostProvenance } from './origin-provenance.ts'
 import { hitsForOrigin, resultForOrigin } from './origin-redaction.ts'
 
@@ -172,7 +179,7 @@ function memoryMethods(scope: Scope) {
           // The namespace filter already holds; this keeps it true whatever recall learns next.
           return { ...result, hits: await hitsForOrigin(api, granted, result.hits) }
         } finally {
-          release(select)
+          releaseProxy(select)
         }
       }),
     exportMemories: (options) =>
@@ -264,10 +271,4 @@ function curationMethods(scope: Scope) {
         return api.feedback(id, verdict)
       }),
   } satisfies Partial<Offered>
-}
-
-/** Releases a Comlink proxy the origin passed (the memory host no longer sees it to release). */
-function release(proxy: unknown): void {
-  const releaseProxy = (proxy as Partial<Comlink.ProxyMethods> | undefined)?.[Comlink.releaseProxy]
-  releaseProxy?.()
 }
