@@ -1,5 +1,6 @@
 import type { Memory, Relation, VerifyReport } from '../core/types.ts'
 import type { VectorRow } from '../storage/index.ts'
+import { unreadableIn, withUnreadable } from './at-rest/unreadable-rows.ts'
 import type { EngineContext } from './engine-context.ts'
 import type { IndexSet } from './index-set.ts'
 import { locked } from './lifecycle.ts'
@@ -93,14 +94,22 @@ export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
         const read = await db.transaction('r', tables, async () => {
           const changes = await db.changes.where('seq').above(after).toArray()
           const oldest = await db.changes.orderBy('seq').first()
-          const [memories, vectors, relations] = await Promise.all([
+          const [memories, vectors, relations, memoryKeys, vectorKeys] = await Promise.all([
             db.memories.toArray(),
             db.vectors.toArray(),
             db.relations.toArray(),
+            // Keys only, read past encryption at rest: a stored row missing from the rows
+            // above did not open (`at-rest/unreadable-rows.ts`).
+            db.atRest.encrypted ? db.memories.toCollection().primaryKeys() : [],
+            db.atRest.encrypted ? db.vectors.toCollection().primaryKeys() : [],
           ])
-          return { changes, oldest, memories, vectors, relations }
+          const unreadable = [
+            ...unreadableIn('memories', memoryKeys, memories),
+            ...unreadableIn('vectors', vectorKeys, vectors),
+          ]
+          return { changes, oldest, memories, vectors, relations, unreadable }
         })
-        const { changes, oldest, memories, vectors, relations } = read
+        const { changes, oldest, memories, vectors, relations, unreadable } = read
         const pruned = changes.length > 0 && oldest && oldest.seq! > after + 1
         if (pruned && attempt < 3) {
           await ctx.sync.rebuild() // the log no longer reaches back to this engine: read again
@@ -111,7 +120,10 @@ export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
           new Map(memories.map((m) => [m.id, m])),
           new Map(vectors.map((v) => [v.id, v])),
         )
-        return compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model, relations)
+        return withUnreadable(
+          compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model, relations),
+          unreadable,
+        )
       }
     }),
   )

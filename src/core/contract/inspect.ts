@@ -1,6 +1,7 @@
 /** Listing, counting, verifying, statistics and the recall log. Types only; `core/types.ts` gathers them. */
 
 import type { EmbedderStats } from './embedder.ts'
+import type { UnreadableRow, UnreadableRows } from './encryption.ts'
 import type { Memory, MemoryType, Relation, Tier } from './memory.ts'
 import type { Degraded, RecallOptions, Via } from './recall.ts'
 
@@ -63,6 +64,11 @@ export interface VerifyReport {
   orphanVectors: string[]
   /** Relations with an end whose memory row does not exist. */
   orphanRelations: Omit<Relation, 'createdAt'>[]
+  /**
+   * Encrypted at rest only, and only when there are some: memory and vector rows stored but
+   * refused because they do not open (see {@link UnreadableRow}). Any makes `ok` false.
+   */
+  unreadable?: UnreadableRows
 }
 
 /**
@@ -110,6 +116,11 @@ export interface MemoryStats {
   indexes?: IndexFailure
   /** Only for a memory encrypted at rest: whether it is locked now (then the counts are rows). */
   atRest?: 'locked' | 'unlocked'
+  /**
+   * Encrypted at rest only, when some read since the open met rows that do not open (see
+   * {@link UnreadableRow}): those rows, left out of every answer. `verify()` reads every row.
+   */
+  unreadable?: UnreadableRows
 }
 
 /** One entry of the recall log. */

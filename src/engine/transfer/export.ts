@@ -21,7 +21,10 @@ export interface ExportHeader {
   relations?: number
   /** Ids whose `meta` (from an older version) JSON could not carry whole: exported with what it could. */
   repaired?: string[]
-  /** Ids of rows that could not be written at all, so are not in the file. */
+  /**
+   * Ids of rows that could not be written at all, so are not in the file: a `meta` beyond
+   * repair, or (encrypted at rest) a row that does not open, never exported as it stands.
+   */
   skipped?: string[]
 }
 
@@ -60,9 +63,7 @@ export async function exportJsonl(
 ): Promise<string> {
   const { model, dims, now, ...given } = options
   const { namespace, vectors } = checkExportOptions(given)
-  const rows = await (namespace === undefined
-    ? db.memories.orderBy('id').toArray()
-    : db.memories.where('namespace').equals(namespace).sortBy('id'))
+  const { rows, unreadable } = await readMemories(db, namespace)
   const vectorRows = vectors ? await db.vectors.bulkGet(rows.map((r) => r.id)) : []
   const header: ExportHeader = {
     format: 'engram',
@@ -73,9 +74,32 @@ export async function exportJsonl(
     count: 0,
   }
   const lines = memoryLines(rows, vectorRows, model, header)
+  if (unreadable.length > 0) header.skipped = [...(header.skipped ?? []), ...unreadable].sort()
   const relationLines = await relationLinesOf(db, rows)
   if (relationLines.length > 0) header.relations = relationLines.length
   return `${[JSON.stringify(header), ...lines, ...relationLines].join('\n')}\n`
+}
+
+/**
+ * The memories to export, by id, and (encrypted at rest) the ids stored but refused because
+ * they do not open: keys and rows in one transaction, so a key without its row is such a row.
+ */
+async function readMemories(
+  db: EngramDatabase,
+  namespace: string | undefined,
+): Promise<{ rows: Memory[]; unreadable: string[] }> {
+  const chosen = () =>
+    namespace === undefined
+      ? db.memories.orderBy('id')
+      : db.memories.where('namespace').equals(namespace)
+  return db.transaction('r', db.memories, async () => {
+    const [rows, keys] = await Promise.all([
+      namespace === undefined ? chosen().toArray() : chosen().sortBy('id'),
+      db.atRest.encrypted ? chosen().primaryKeys() : [],
+    ])
+    const read = new Set(rows.map((r) => r.id))
+    return { rows, unreadable: keys.filter((k) => !read.has(k)) }
+  })
 }
 
 /** The memory lines; the header's `count`, `repaired` and `skipped` filled in on the way. */

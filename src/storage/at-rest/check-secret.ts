@@ -1,10 +1,12 @@
 import { expectOptions, expectString, integerIn } from '../../core/check-options.ts'
 import { InvalidInputError } from '../../core/errors.ts'
 import type { AtRestSecret } from '../../core/types.ts'
+import { DEFAULT_KDF_ITERATIONS } from './kdf.ts'
 
 /**
  * Checks an {@link AtRestSecret}: exactly one of a non-empty `passphrase` (with optional
- * `iterations`, 1..10 000 000) and an HKDF `key`.
+ * `iterations`, {@link DEFAULT_KDF_ITERATIONS}..10 000 000: the floor sync holds its passphrases
+ * to) and an HKDF `key`. A test that wants a fast encrypted memory passes a `key`.
  *
  * @throws InvalidInputError `BAD_OPTION` at `field` or one of its keys.
  * @example
@@ -35,6 +37,8 @@ export function checkAtRestSecret(value: unknown, field: string): AtRestSecret {
       "expected a non-empty passphrase, got ''",
     )
   }
-  if (o.iterations !== undefined) integerIn(o.iterations, `${field}.iterations`, 1, 10_000_000)
+  if (o.iterations !== undefined) {
+    integerIn(o.iterations, `${field}.iterations`, DEFAULT_KDF_ITERATIONS, 10_000_000)
+  }
   return o as AtRestSecret
 }

@@ -3,6 +3,8 @@ import type { AtRestSecret } from '../../core/types.ts'
 import type { EngramDatabase } from '../database.ts'
 import { type AtRestKeys, deriveAtRestKeys, openBytes, sealBytes } from './cipher.ts'
 import { DEFAULT_KDF_ITERATIONS, passphraseKey } from './kdf.ts'
+import { resealRows } from './reseal.ts'
+import { SEAL_FORMAT, type SealFormat } from './row-seal.ts'
 
 /** The `meta` row that marks a memory as encrypted: plain, so a wrong secret is caught first. */
 export const AT_REST_META_KEY = 'at-rest'
@@ -10,9 +12,12 @@ export const AT_REST_META_KEY = 'at-rest'
 const CHECK_CONTEXT = 'engram-at-rest keycheck'
 const CHECK_TEXT = new TextEncoder().encode('engram-at-rest keycheck v1')
 
-/** What the `at-rest` meta row holds: how to derive the keys, and a value sealed under them. */
+/**
+ * What the `at-rest` meta row holds: how to derive the keys, and a value sealed under them.
+ * `version` is the memory's seal format (`row-seal.ts` `SealFormat`): every row is in it.
+ */
 export interface AtRestRecord {
-  version: 1
+  version: SealFormat
   kdf: 'PBKDF2-SHA-256'
   iterations: number
   salt: Uint8Array
@@ -40,7 +45,8 @@ export async function openAtRest(
     )
   }
   const keys = record ? await checkedKeys(record, secret!) : await encryptNew(db, secret!)
-  db.atRest.unlock(keys)
+  if (record && record.version !== SEAL_FORMAT) await resealRows(db, keys)
+  else db.atRest.unlock(keys)
 }
 
 /** The keys for `secret` once they open the stored check value. @throws EncryptionError */
@@ -52,7 +58,8 @@ export async function unlockKeys(db: EngramDatabase, secret: AtRestSecret): Prom
   return checkedKeys(record, secret)
 }
 
-async function readRecord(db: EngramDatabase): Promise<AtRestRecord | undefined> {
+/** The `at-rest` meta row, when the memory is encrypted. */
+export async function readRecord(db: EngramDatabase): Promise<AtRestRecord | undefined> {
   return (await db.meta.get(AT_REST_META_KEY))?.value as AtRestRecord | undefined
 }
 
@@ -86,7 +93,7 @@ async function encryptNew(db: EngramDatabase, secret: AtRestSecret): Promise<AtR
   const iterations = ('passphrase' in secret && secret.iterations) || DEFAULT_KDF_ITERATIONS
   const keys = await keysFor(secret, salt, iterations)
   const record: AtRestRecord = {
-    version: 1,
+    version: SEAL_FORMAT,
     kdf: 'PBKDF2-SHA-256',
     iterations,
     salt,

@@ -3,7 +3,9 @@ import {
   type DBCoreCursor,
   type DBCoreKeyRange,
   type DBCoreMutateRequest,
+  type DBCoreOpenCursorRequest,
   type DBCoreQuery,
+  type DBCoreQueryRequest,
   type DBCoreTable,
   Dexie,
   type Middleware,
@@ -12,7 +14,7 @@ import { StorageError } from '../../core/errors.ts'
 import type { AtRestState } from './at-rest-state.ts'
 import type { AtRestKeys } from './cipher.ts'
 import { AT_REST_RULES, type TableRule } from './row-rules.ts'
-import { hashValue, openRow, sealContext, sealRow } from './row-seal.ts'
+import { hashValue, openRow, REFUSED, sealRow, type TableKey } from './row-seal.ts'
 
 const EQUAL = 1
 const RANGE = 2
@@ -46,14 +48,27 @@ export function atRestMiddleware(state: AtRestState): Middleware<DBCore> {
 
 function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): DBCoreTable {
   const { primaryKey } = table.schema
-  const keyPath = primaryKey.autoIncrement ? null : primaryKey.keyPath
-  const context = (row: unknown) =>
-    sealContext(
-      table.name,
-      typeof keyPath === 'string' ? (row as Record<string, unknown>)?.[keyPath] : undefined,
-    )
-  const open = (keys: AtRestKeys | null, row: unknown) =>
-    keys && row !== undefined ? openRow(keys, rule, context(row), row) : row
+  const at: TableKey = {
+    table: table.name,
+    keyPath: typeof primaryKey.keyPath === 'string' ? primaryKey.keyPath : undefined,
+    auto: primaryKey.autoIncrement === true,
+  }
+  const keyOf = (row: unknown) =>
+    at.keyPath && row && typeof row === 'object'
+      ? (row as Record<string, unknown>)[at.keyPath]
+      : undefined
+  // A row that does not open is left out of the answer and noted, never thrown: one bad row
+  // must not fail a listing, an export or a rebuild of the whole memory.
+  const open = (keys: AtRestKeys, row: unknown, key: unknown = keyOf(row)): unknown => {
+    if (row === undefined) return row
+    const opened = openRow(keys, rule, at, row, state.format)
+    if (opened === REFUSED) state.noteRefused(at.table, key)
+    return opened
+  }
+  const found = (keys: AtRestKeys, row: unknown) => {
+    const opened = open(keys, row)
+    return opened === REFUSED ? undefined : opened
+  }
   const query = (keys: AtRestKeys | null, q: DBCoreQuery): DBCoreQuery =>
     keys ? { ...q, range: hashRange(keys, rule, q.index.keyPath, q.range) } : q
   // Dexie's own promises, chained with `then`: an `async` method would hand Dexie a native
@@ -65,32 +80,54 @@ function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): D
       return Dexie.Promise.reject(error) as Promise<T>
     }
   }
+  const cursorOf = (keys: AtRestKeys, req: DBCoreOpenCursorRequest) =>
+    table
+      .openCursor(req)
+      .then((cursor) => cursor && (req.values ? skippingCursor(cursor, keys, open) : cursor))
   return {
     ...table,
     mutate: (req) =>
       guarded((keys) => {
-        if (!keys || (req.type !== 'add' && req.type !== 'put')) return table.mutate(req)
-        const values = req.values.map((row) => sealRow(keys, rule, context(row), row))
-        return table.mutate({ ...req, values } as DBCoreMutateRequest)
+        if (!keys) return table.mutate(req)
+        const written =
+          req.type === 'add' || req.type === 'put'
+            ? table.mutate({
+                ...req,
+                values: req.values.map((row) => sealRow(keys, rule, at, row)),
+              } as DBCoreMutateRequest)
+            : table.mutate(req)
+        return written.then((res) => {
+          if (req.type === 'deleteRange') state.noteReplaced(at.table, 'all')
+          else if (req.type === 'delete') state.noteReplaced(at.table, req.keys)
+          else state.noteReplaced(at.table, res.results ?? [])
+          return res
+        })
       }),
-    get: (req) => guarded((keys) => table.get(req).then((row) => open(keys, row))),
+    get: (req) => guarded((keys) => table.get(req).then((row) => (keys ? found(keys, row) : row))),
     getMany: (req) =>
-      guarded((keys) => table.getMany(req).then((rows) => rows.map((row) => open(keys, row)))),
-    query: (req) =>
       guarded((keys) =>
-        table
-          .query({ ...req, query: query(keys, req.query) })
-          .then((res) =>
-            keys && req.values ? { ...res, result: res.result.map((row) => open(keys, row)) } : res,
-          ),
+        table.getMany(req).then((rows) => (keys ? rows.map((row) => found(keys, row)) : rows)),
       ),
+    query: (req) =>
+      guarded((keys) => {
+        if (!keys || !req.values) return table.query({ ...req, query: query(keys, req.query) })
+        const q = { ...req, query: query(keys, req.query) }
+        return table.query(q).then((res) => {
+          const rows = res.result.map((row) => open(keys, row))
+          if (!rows.includes(REFUSED)) return { ...res, result: rows }
+          // A page cut short by refused rows would read as the last one: fill it from a cursor.
+          if (req.limit !== undefined && res.result.length >= req.limit) {
+            return collect(cursorOf(keys, cursorRequest(q)), req.limit).then((result) => ({
+              ...res,
+              result,
+            }))
+          }
+          return { ...res, result: rows.filter((row) => row !== REFUSED) }
+        })
+      }),
     openCursor: (req) =>
       guarded((keys) =>
-        table
-          .openCursor({ ...req, query: query(keys, req.query) })
-          .then((cursor) =>
-            keys && cursor && req.values ? openingCursor(cursor, (row) => open(keys, row)) : cursor,
-          ),
+        keys ? cursorOf(keys, { ...req, query: query(keys, req.query) }) : table.openCursor(req),
       ),
     // A count reads no row: allowed while locked, so stats can still say how much is stored.
     count: (req) =>
@@ -100,25 +137,59 @@ function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): D
   }
 }
 
+/** The cursor a query request would walk, values included. */
+function cursorRequest(req: DBCoreQueryRequest): DBCoreOpenCursorRequest {
+  const direction = req.direction ?? 'next'
+  return {
+    trans: req.trans,
+    values: true,
+    query: req.query,
+    reverse: direction.startsWith('prev'),
+    unique: direction.endsWith('unique'),
+  }
+}
+
+/** Up to `limit` values from a cursor (one that skips refused rows). */
+function collect(opening: Promise<DBCoreCursor | null>, limit: number): Promise<unknown[]> {
+  const out: unknown[] = []
+  return opening.then((cursor) => {
+    if (!cursor) return out
+    return cursor
+      .start(() => {
+        out.push(cursor.value)
+        if (out.length >= limit) cursor.stop()
+        else cursor.continue()
+      })
+      .then(() => out)
+  })
+}
+
 /**
- * A cursor whose `value` is opened. IndexedDB's own getters need the real cursor as `this`, so
- * `key` and `primaryKey` are forwarded too; the value is opened once per step.
+ * A cursor whose `value` is opened, stepping over rows that do not open. IndexedDB's own
+ * getters need the real cursor as `this`, so `key` and `primaryKey` are forwarded too. An
+ * `advance(n)` counts refused rows among its `n`.
  */
-function openingCursor(cursor: DBCoreCursor, open: (row: unknown) => unknown): DBCoreCursor {
-  let raw: unknown
+function skippingCursor(
+  cursor: DBCoreCursor,
+  keys: AtRestKeys,
+  open: (keys: AtRestKeys, row: unknown, key: unknown) => unknown,
+): DBCoreCursor {
   let opened: unknown
   return Object.create(cursor, {
     key: { get: () => cursor.key },
     primaryKey: { get: () => cursor.primaryKey },
-    value: {
-      get: () => {
-        const value = cursor.value
-        if (value !== raw) {
-          raw = value
-          opened = open(value)
-        }
-        return opened
-      },
+    value: { get: () => opened },
+    start: {
+      value: (onNext: () => void) =>
+        cursor.start(() => {
+          const row = open(keys, cursor.value, cursor.primaryKey)
+          if (row === REFUSED) {
+            cursor.continue()
+            return
+          }
+          opened = row
+          onNext()
+        }),
     },
   }) as DBCoreCursor
 }

@@ -28,7 +28,71 @@ async function rawMemories(env: { indexedDB: IDBFactory; IDBKeyRange: typeof IDB
   }
 }
 
+/** Changes the stored rows as someone with the disk could: below the middleware. */
+async function tamper(
+  env: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange },
+  edit: (memories: Dexie.Table) => Promise<unknown>,
+) {
+  const raw = new Dexie('engram:mw', env)
+  await raw.open()
+  try {
+    await edit(raw.table('memories'))
+  } finally {
+    raw.close()
+  }
+}
+
 describe('the at-rest storage middleware', () => {
+  it('leaves rows that do not open out of every answer, and fills a limited page past them', async () => {
+    const { db, env } = await encryptedDb()
+    const base = { namespace: 'default', type: 'fact', aliases: [], source: 'agent', flags: [] }
+    await db.memories.bulkPut(
+      ['01C', '01D', '01E'].map((id) => ({
+        ...base,
+        id,
+        text: id,
+        key: id,
+        tags: ['blue'],
+      })) as never,
+    )
+    await tamper(env, async (memories) => {
+      const flipped = await memories.get('01B')
+      flipped[SEALED_FIELD][30] ^= 1
+      await memories.put(flipped)
+      await memories.update('01D', { namespace: 'other-tenant' })
+      await memories.put({ ...base, id: '01F', text: 'In the clear', key: 'k', tags: ['blue'] })
+    })
+    const ids = (rows: { id: string }[]) => rows.map((r) => r.id)
+    expect(ids(await db.memories.toArray())).toEqual(['01A', '01C', '01E'])
+    expect(ids(await db.memories.orderBy('id').limit(2).toArray())).toEqual(['01A', '01C'])
+    expect(ids(await db.memories.orderBy('id').reverse().limit(2).toArray())).toEqual([
+      '01E',
+      '01C',
+    ])
+    expect(ids(await db.memories.filter(() => true).toArray())).toEqual(['01A', '01C', '01E'])
+    const seen: string[] = []
+    await db.memories.each((m) => seen.push(m.id))
+    expect(seen).toEqual(['01A', '01C', '01E'])
+    expect(ids(await db.memories.where('tags').equals('blue').toArray())).toEqual([
+      '01A',
+      '01C',
+      '01E',
+    ])
+    const got = await db.memories.bulkGet(['01A', '01B', '01D', '01F'])
+    expect(got.map((m) => m?.text)).toEqual(['Alpha text', undefined, undefined, undefined])
+    expect(await db.memories.get('01F')).toBeUndefined()
+    expect(db.atRest.refusedRows()).toEqual([
+      { table: 'memories', id: '01B' },
+      { table: 'memories', id: '01D' },
+      { table: 'memories', id: '01F' },
+    ])
+    await db.memories.put({ ...base, id: '01B', text: 'Beta again', key: 'b', tags: [] } as never)
+    await db.memories.delete('01F')
+    expect(db.atRest.refusedRows()).toEqual([{ table: 'memories', id: '01D' }])
+    expect((await db.memories.get('01B'))?.text).toBe('Beta again')
+    db.close()
+  })
+
   it('answers equality queries on hashed fields: the unique key and a tag', async () => {
     const { db } = await encryptedDb()
     const byKey = await db.memories
