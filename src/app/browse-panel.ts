@@ -1,15 +1,25 @@
 import type { ListOptions, Memory } from '../index.ts'
 import { addLifecycleControls, browseFilter } from './browse-filters.ts'
+import { type BrowseRow, browseRows, stillWanted } from './browse-rows.ts'
 import type { AppContext } from './context.ts'
 import { byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
 import { showFailure } from './field-errors.ts'
 import { renderEditor } from './memory-editor.ts'
+import { openPage } from './pages-panel.ts'
 
 const PAGE_SIZE = 10
 
+/** The most memories one Browse page lists while completing its pages' chunks. */
+const MAX_LISTED = 5000
+
+function chunks(n: number): string {
+  return `${n} chunk${n === 1 ? '' : 's'}`
+}
+
 /**
  * The "Browse" card: newest first, paged, filtered by type, tag, tier, expiry or review flag;
- * each row shows its tier and confidence; edit and forget in place.
+ * each row shows its tier and confidence; edit and forget in place. A page's chunks show as one
+ * row that opens the page.
  */
 export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } {
   const list = byId<HTMLUListElement>('browse-list')
@@ -30,10 +40,10 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
   async function refresh(): Promise<void> {
     if (editing) return
     const filtered = browseFilter(new FormData(filter))
-    const options: ListOptions = { limit: PAGE_SIZE, cursor: cursors[page], ...filtered }
+    const options: ListOptions = { cursor: cursors[page], ...filtered }
     expiredOnly = filtered.expired === true
     try {
-      const result = await ctx.memory.list(options)
+      const result = await listRows(options)
       error.hidden = true
       if (result.items.length === 0 && page > 0) {
         page--
@@ -52,8 +62,10 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
       if (signature === shown && list.childElementCount > 0) return
       shown = signature
       list.replaceChildren(
-        ...(result.items.length > 0
-          ? result.items.map(renderItem)
+        ...(result.rows.length > 0
+          ? result.rows.map((row) =>
+              row.kind === 'page' ? renderPage(row) : renderItem(row.memory),
+            )
           : [
               h('li', {
                 class: 'empty',
@@ -70,6 +82,56 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
     } catch (failure) {
       showFailure(error, failure)
     }
+  }
+
+  /** A page of Browse: memories listed until there are enough rows and no page is cut. */
+  async function listRows(
+    options: ListOptions,
+  ): Promise<{ items: Memory[]; rows: BrowseRow[]; cursor?: string }> {
+    const pages = new Map((await ctx.memory.listPages()).map((info) => [info.pageId, info]))
+    const items: Memory[] = []
+    let cursor = options.cursor
+    let rows: BrowseRow[] = []
+    let wanted = PAGE_SIZE
+    do {
+      const result = await ctx.memory.list({ ...options, cursor, limit: Math.min(wanted, 1000) })
+      items.push(...result.items)
+      cursor = result.cursor
+      rows = browseRows(items, pages)
+      wanted = stillWanted(rows, PAGE_SIZE)
+    } while (cursor !== undefined && wanted > 0 && items.length < MAX_LISTED)
+    return { items, rows, cursor }
+  }
+
+  /** A page's chunks as one row: the page is read and changed in the Pages card, not here. */
+  function renderPage(row: Extract<BrowseRow, { kind: 'page' }>): HTMLLIElement {
+    const open = h('button', {
+      type: 'button',
+      class: 'ghost page-open',
+      title: 'Read the page in the Pages card; change it there by storing it again',
+      text: 'Open page',
+    })
+    open.addEventListener('click', () => openPage({ pageId: row.pageId }))
+    const first = row.chunks[0]!
+    const listed =
+      row.chunks.length < row.total
+        ? `${row.chunks.length} of ${chunks(row.total)} listed`
+        : chunks(row.total)
+    return h(
+      'li',
+      { class: 'memory page-group', 'data-page-id': row.pageId },
+      h('p', { class: 'memory-text page-title', text: row.title }),
+      h(
+        'div',
+        { class: 'memory-meta' },
+        h('span', { class: 'chip chip-type', text: 'page' }),
+        h('span', { class: 'chip page-chunks', text: listed }),
+        ...first.tags.map((tag) => h('span', { class: 'chip chip-tag', text: tag })),
+        h('span', { class: 'muted small', text: formatTime(first.createdAt) }),
+        h('span', { class: 'spacer' }),
+        open,
+      ),
+    )
   }
 
   function renderItem(memory: Memory): HTMLLIElement {

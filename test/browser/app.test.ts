@@ -80,6 +80,35 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
     await screenshot(page, 'browse')
   })
 
+  it('browses a page as one row under its title, with Open page and no Edit on its chunks', async () => {
+    const { page } = await seeded('browse-pages')
+    const sections = Array.from(
+      { length: 14 },
+      (_, i) =>
+        `## Step ${i + 1}\n\nDo part ${i + 1} of the boiler service, then note the pressure reading.`,
+    )
+    const stored = await inPage<{ chunks: number }>(
+      page,
+      `return memory.rememberPage({ title: 'Boiler manual', text: ${JSON.stringify(`# Boiler manual\n\n${sections.join('\n\n')}`)} })`,
+    )
+    expect(stored.chunks).toBeGreaterThan(10)
+    await page.click('#browse-filter button[type="submit"]')
+    const group = page.locator('#browse-list .page-group')
+    await group.waitFor()
+    const rows = page.locator('#browse-list .memory')
+    await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(FACTS.length + 1)
+    expect(await group.locator('.page-title').textContent()).toBe('Boiler manual')
+    expect(await group.locator('.page-chunks').textContent()).toBe(`${stored.chunks} chunks`)
+    expect(await page.locator('#browse-list .memory >> text=Do part').count()).toBe(0)
+    expect(await group.getByRole('button', { name: 'Edit' }).count()).toBe(0)
+    expect(await rows.getByRole('button', { name: 'Edit' }).count()).toBe(FACTS.length)
+    expect(await page.isDisabled('#browse-next')).toBe(true)
+    await group.getByRole('button', { name: 'Open page' }).click()
+    await page.waitForSelector('#page-view:not([hidden])')
+    expect(await page.textContent('#page-view-title')).toBe('Boiler manual')
+    expect(await page.textContent('#page-view-text')).toContain('Do part 14 of the boiler service')
+  })
+
   it('filters Browse by tier, expiry and the review flag, each row showing its tier and confidence', async () => {
     const { page } = await seeded('lifecycle-filters')
     await inPage(
