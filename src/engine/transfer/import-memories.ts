@@ -17,7 +17,7 @@ export interface ImportDeps extends PageImportDeps {
 /**
  * `importMemories`: the whole file parsed and checked first (`parseImport`; nothing is written
  * for a bad line), then the lines that are not page chunks in batches of `batchSize` (each all
- * or nothing), then each page whole in a transaction of its own (`importPage`), then the
+ * or nothing; a line restoring the stored memory it was exported from is left out), then each page whole in a transaction of its own (`importPage`), then the
  * relations between what the file brought, by where each memory landed. Emits `import`
  * progress after each batch and each page.
  */
@@ -50,7 +50,7 @@ export async function importMemories(
     for (const p of batch) keepUsableVector(ctx, p)
     tally(
       batch.map((p) => p.id),
-      await ctx.queue.run(() => deps.write(batch)),
+      await ctx.queue.run(() => writeUnlessStored(ctx, batch, deps)),
     )
     done += batch.length
     ctx.emit({ type: 'import', done, total })
@@ -65,6 +65,35 @@ export async function importMemories(
   }
   if (parsed.relations.length > 0) await importRelations(ctx, parsed.relations, landed)
   return report
+}
+
+/**
+ * Writes the lines that are not restores of what is stored; a restore (a line whose id is
+ * stored with the same namespace, type and dedup key: an export brought back to where it came
+ * from) is answered `duplicate` and leaves the row alone. A restore is not a confirmation:
+ * re-importing a backup must not count every fact as said again. Runs inside the queue, so
+ * the catalogue it checks is the one the write would see.
+ */
+async function writeUnlessStored(
+  ctx: EngineContext,
+  batch: readonly PreparedWrite[],
+  deps: ImportDeps,
+): Promise<RememberResult[]> {
+  const stored = batch.map((p) => restores(ctx, p))
+  const fresh = batch.filter((_, i) => stored[i] === undefined)
+  const written = fresh.length > 0 ? await deps.write(fresh) : []
+  let next = 0
+  return stored.map((id) =>
+    id !== undefined ? { id, status: 'duplicate', match: 'exact' } : written[next++]!,
+  )
+}
+
+/** The id a line restores: the stored memory it was exported from, unchanged since. */
+function restores(ctx: EngineContext, p: PreparedWrite): string | undefined {
+  if (p.id === undefined) return undefined
+  const held = ctx.indexes.catalogue.get(p.id)
+  const same = held?.namespace === p.namespace && held.type === p.type && held.key === p.key
+  return same ? p.id : undefined
 }
 
 /** A line's vector is kept when it fits the current model; otherwise it is embedded afresh. */
