@@ -33,6 +33,7 @@ import type {
 import { validateId } from '../core/validate.ts'
 import { EngramDatabase, mapStorageError, openAtRest } from '../storage/index.ts'
 import { lockedStats, lockMemory, unlockMemory } from './at-rest/at-rest-lock.ts'
+import { unlockedStats } from './at-rest/unreadable-rows.ts'
 import { BackfillScheduler, startEmbedder } from './backfill-scheduler.ts'
 import { Curator } from './curation.ts'
 import { EngineContext } from './engine-context.ts'
@@ -309,7 +310,7 @@ export class MemoryEngine implements MemoryApi {
     if (ctx.embedder) stats.embedder = ctx.embedder.stats()
     if (this.#openStats) stats.open = this.#openStats
     await reportIndexFailure(ctx, stats)
-    if (ctx.db.atRest.encrypted) stats.atRest = 'unlocked'
+    if (ctx.db.atRest.encrypted) unlockedStats(ctx.db.atRest, stats)
     return stats
   }
 
