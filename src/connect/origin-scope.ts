@@ -190,7 +190,8 @@ function memoryMethods(scope: Scope) {
 /**
  * Pages: stored in the origin's namespace, and a page of another namespace reads as not found
  * (`getPage` answers undefined, `forgetPage` and an overwrite by `rememberPage` throw
- * `MemoryNotFoundError`), so an origin cannot learn that it exists.
+ * `MemoryNotFoundError`), so an origin cannot learn that it exists. For the same reason its
+ * `rememberPage` may name by `pageId` only a page of its own: a new id is not found either.
  */
 function pageMethods({ api, allowed, origin }: Scope) {
   const ownPage = async (pageId: unknown, mustExist: boolean): Promise<Namespaces> => {
@@ -203,7 +204,8 @@ function pageMethods({ api, allowed, origin }: Scope) {
     rememberPage: (input) =>
       guard(async () => {
         if (!isObject(input)) throw badOption('input', 'a page object', input)
-        const granted = await ownPage(input.pageId, false)
+        // A new id would name a new page, but then an id in use elsewhere would answer otherwise.
+        const granted = await ownPage(input.pageId, input.pageId !== undefined)
         return api.rememberPage(hostProvenance(origin, granted.pin(input, 'input'), 'input'))
       }),
     getPage: (pageId) =>

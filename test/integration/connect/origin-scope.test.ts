@@ -234,6 +234,28 @@ describe('pages for another origin', () => {
   })
 })
 
+describe('page ids another origin names', () => {
+  it("answers another namespace's page id as it answers one that does not exist", async () => {
+    const page = { title: 'Tea notes', text: 'Sencha is steeped at 70 degrees.' }
+    const theirs = await api.rememberPage({ ...page, namespace: 'default' })
+    const notYours = await answerTo(
+      scoped.rememberPage({ ...page, pageId: theirs.pageId }),
+      theirs.pageId,
+    )
+    const absent = await answerTo(scoped.rememberPage({ ...page, pageId: ABSENT }), ABSENT)
+    expect(notYours).toMatchObject(NOT_FOUND)
+    expect(notYours).toEqual(absent)
+    expect(await scoped.listPages()).toEqual([])
+    // Its own page it still replaces by id.
+    const mine = await scoped.rememberPage(page)
+    const again = { ...page, text: 'Gyokuro is steeped at 50 degrees.', pageId: mine.pageId }
+    expect(await scoped.rememberPage(again)).toMatchObject({
+      pageId: mine.pageId,
+      status: 'updated',
+    })
+  })
+})
+
 describe('what another origin is not offered', () => {
   it('refuses review, sync and the rest of the list, and none of them runs', async () => {
     const { a } = await mineAndTheirs()
