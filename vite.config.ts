@@ -70,6 +70,16 @@ function useLiteFiles(): Plugin {
   }
 }
 
+/**
+ * Wasm the service worker does not precache (globs over the build): ONNX Runtime's, and TF.js'
+ * builds for browsers without SIMD and for cross-origin isolated pages.
+ */
+const RUNTIME_ONLY_WASM = [
+  'assets/ort-wasm*.wasm',
+  'tfjs/tfjs-backend-wasm.wasm',
+  'tfjs/tfjs-backend-wasm-threaded-simd.wasm',
+]
+
 /** The weights' precache entries: versioned by their package, so an upgrade refetches them. */
 function useLitePrecache(): { url: string; revision: string }[] {
   const { version } = JSON.parse(readFileSync(join(USE_DIR, '..', 'package.json'), 'utf8')) as {
@@ -165,9 +175,12 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{html,js,mjs,css,svg,png,webmanifest,wasm}'],
-        // Self-hosted models are runtime-cached below, not precached with the shell; USE-lite,
-        // the model the app ships for offline use, is precached (26 MB, without size check).
-        globIgnores: ['models/**'],
+        // Precache only what the model chain uses on a first, offline visit: the shell and
+        // USE-lite (26 MB weights, TF.js' SIMD wasm). ONNX Runtime's wasm (27 MB) serves only the
+        // bge upgrade, and TF.js' other two builds only browsers without SIMD or with cross-origin
+        // isolation (which this app does not ask for): runtime-cached below on first use.
+        // Self-hosted models are runtime-cached too.
+        globIgnores: ['models/**', ...RUNTIME_ONLY_WASM],
         additionalManifestEntries: useLitePrecache(),
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         navigateFallback: 'index.html',
@@ -175,6 +188,16 @@ export default defineConfig({
         clientsClaim: true,
         cleanupOutdatedCaches: true,
         runtimeCaching: [
+          {
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin &&
+              /(\/ort-wasm[^/]*|\/tfjs\/tfjs-backend-wasm[^/]*)\.wasm$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'engram-runtimes',
+              cacheableResponse: { statuses: [200] },
+            },
+          },
           {
             urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.includes('/models/'),
             handler: 'CacheFirst',
