@@ -1,4 +1,10 @@
-import { confidenceAt, expiresAtOf, type LifecycleFields, tierOf } from './lifecycle'
+import {
+  confidenceAt,
+  confidenceValue,
+  expiresAtOf,
+  type LifecycleFields,
+  tierOf,
+} from './lifecycle'
 import { DAY_MS, type LifecycleOptions } from './options'
 import type { Tier } from './types'
 import { TIERS } from './vocabulary'
@@ -42,4 +48,52 @@ export function reviewAction(
   if (after !== undefined && next !== undefined && memory.recallCount >= after)
     action.promote = next
   return action
+}
+
+/** A chunk of a page as review's rules read it. */
+export type ReviewedChunk = LifecycleFields & {
+  id: string
+  archivedAt?: number
+  needsReview?: boolean
+}
+
+/**
+ * Review's rules for a page, whose chunks are curated together or not at all: the rules read
+ * the page as one memory, used when any chunk was (the latest write, confirmation and recall,
+ * the recalls summed, the highest confidence), archived or flagged only when every chunk is.
+ * What the page comes to is then asked of each chunk not already there, so a page never ends up
+ * part archived, part removed or part promoted.
+ *
+ * @example
+ * pageReviewActions([chunk0, chunk1], now, DEFAULT_LIFECYCLE)
+ * // => Map { '01J…0' => { archive: true }, '01J…1' => { archive: true } }
+ */
+export function pageReviewActions(
+  chunks: readonly ReviewedChunk[],
+  now: number,
+  options: LifecycleOptions,
+): Map<string, ReviewAction> {
+  const actions = new Map<string, ReviewAction>()
+  const first = chunks[0]
+  if (!first) return actions
+  const whole: ReviewedChunk = {
+    ...first,
+    confirmedAt: Math.max(...chunks.map((c) => c.confirmedAt)),
+    confirmations: Math.max(...chunks.map((c) => c.confirmations)),
+    recallCount: chunks.reduce((sum, c) => sum + c.recallCount, 0),
+    lastRecalledAt: Math.max(...chunks.map((c) => c.lastRecalledAt ?? 0)),
+    confidence: Math.max(...chunks.map((c) => confidenceValue(c.confidence))),
+    needsReview: chunks.every((c) => c.needsReview === true),
+  }
+  if (chunks.some((c) => c.archivedAt === undefined)) delete whole.archivedAt
+  const page = reviewAction(whole, now, options)
+  for (const chunk of chunks) {
+    const action: ReviewAction = {}
+    if (page.remove) action.remove = true
+    if (page.archive && chunk.archivedAt === undefined) action.archive = true
+    if (page.flag && !chunk.needsReview) action.flag = true
+    if (page.promote && chunk.tier !== page.promote) action.promote = page.promote
+    actions.set(chunk.id, action)
+  }
+  return actions
 }

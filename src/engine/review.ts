@@ -1,5 +1,12 @@
-import { DEFAULT_JUDGE_TIMEOUT_MS, NEAR_DUPLICATE_RESCORE, REVIEW_CHUNK } from '../core/options.ts'
-import { type ReviewAction, reviewAction } from '../core/review-rules.ts'
+import { confidenceValue } from '../core/lifecycle.ts'
+import {
+  CAPPED_TRUST,
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  type LifecycleOptions,
+  NEAR_DUPLICATE_RESCORE,
+  REVIEW_CHUNK,
+} from '../core/options.ts'
+import { pageReviewActions, type ReviewAction, reviewAction } from '../core/review-rules.ts'
 import type {
   JudgeCase,
   JudgeHook,
@@ -9,6 +16,7 @@ import type {
   ReviewReport,
 } from '../core/types.ts'
 import { expectFunction, expectOptions, integerIn } from '../core/validate.ts'
+import { trustRank } from '../core/vocabulary.ts'
 import type { ChangeRow } from '../storage/index.ts'
 import type { EngineContext } from './engine-context.ts'
 import { connected, locked } from './lifecycle.ts'
@@ -78,11 +86,11 @@ export async function runReview(ctx: EngineContext, options: unknown): Promise<R
   // Catch up with other tabs first: the ids to review come from this engine's catalogue.
   await ctx.queue.run(() => locked(ctx, async () => {}))
   const ids = [...ctx.indexes.catalogue.keys()].filter((id) => id > run.cursor).sort()
-  const pairs = new Set<string>()
+  const seen: Seen = { pairs: new Set(), pages: new Set(), chunks: chunkIds(ctx) }
   for (let start = 0; start < ids.length; start += REVIEW_CHUNK) {
     const chunk = ids.slice(start, start + REVIEW_CHUNK)
     await ctx.queue.run(() =>
-      locked(ctx, () => reviewChunk(ctx, chunk, run, checked, pairs, report)),
+      locked(ctx, () => reviewChunk(ctx, chunk, run, checked, seen, report)),
     )
   }
   const done: ReviewDone = { startedAt: run.startedAt, completedAt: ctx.clock() }
@@ -110,6 +118,31 @@ function emptyReport(resumed: boolean): ReviewReport {
   }
 }
 
+/** What one review has dealt with already (pairs it looked at, pages it curated), and the pages. */
+interface Seen {
+  pairs: Set<string>
+  pages: Set<string>
+  /** Each page's chunk ids as the catalogue held them when the review began. */
+  chunks: Map<string, string[]>
+}
+
+function chunkIds(ctx: EngineContext): Map<string, string[]> {
+  const pages = new Map<string, string[]>()
+  for (const m of ctx.indexes.catalogue.values()) {
+    if (m.pageId === undefined) continue
+    const ids = pages.get(m.pageId)
+    if (ids) ids.push(m.id)
+    else pages.set(m.pageId, [m.id])
+  }
+  return pages
+}
+
+/** A page curated in a step: its chunk ids, as the catalogue held them when it was planned. */
+interface PlannedPage {
+  pageId: string
+  ids: string[]
+}
+
 /** A decided merge: `from` folds into `into`. */
 interface Merge {
   into: string
@@ -122,19 +155,49 @@ async function reviewChunk(
   chunk: string[],
   run: ReviewProgress,
   checked: CheckedReview,
-  pairs: Set<string>,
+  seen: Seen,
   report: ReviewReport,
 ): Promise<void> {
   const now = ctx.clock()
   const { catalogue } = ctx.indexes
   const rows = chunk.map((id) => catalogue.get(id)).filter((m): m is Memory => m !== undefined)
-  const actions = new Map(rows.map((m) => [m.id, reviewAction(m, now, ctx.lifecycle)]))
-  const live = rows.filter((m) => !actions.get(m.id)!.remove && !actions.get(m.id)!.archive)
-  const cases = await candidateCases(ctx, live, run.since, checked.judge !== undefined, pairs)
+  const memories = rows.filter((m) => m.pageId === undefined)
+  const actions = new Map(memories.map((m) => [m.id, reviewAction(m, now, ctx.lifecycle)]))
+  const pages = pageActions(ctx, rows, seen, now, actions)
+  // Only memories merge: a chunk is a slice of its page, and a page repeats itself at will.
+  const live = memories.filter((m) => !actions.get(m.id)!.remove && !actions.get(m.id)!.archive)
+  const cases = await candidateCases(ctx, live, run.since, checked.judge !== undefined, seen.pairs)
   const verdicts = await judged(cases, checked, report)
   const { merges, edges } = decide(cases, verdicts)
-  await commitChunk(ctx, chunk, actions, merges, edges, run, now, report)
+  await commitChunk(ctx, chunk, actions, pages, merges, edges, run, now, report)
   report.scanned += rows.length
+}
+
+/**
+ * The actions for the pages the step's chunks belong to, each page once per review and whole
+ * (`pageReviewActions`): all of its chunks, also those in other steps, are read from the
+ * catalogue, and their actions added to `actions`.
+ */
+function pageActions(
+  ctx: EngineContext,
+  rows: readonly Memory[],
+  seen: Seen,
+  now: number,
+  actions: Map<string, ReviewAction>,
+): PlannedPage[] {
+  const pages: PlannedPage[] = []
+  for (const row of rows) {
+    if (row.pageId === undefined || seen.pages.has(row.pageId)) continue
+    seen.pages.add(row.pageId)
+    const { catalogue } = ctx.indexes
+    const chunks = (seen.chunks.get(row.pageId) ?? [row.id])
+      .map((id) => catalogue.get(id))
+      .filter((m): m is Memory => m !== undefined)
+    for (const [id, action] of pageReviewActions(chunks, now, ctx.lifecycle))
+      actions.set(id, action)
+    pages.push({ pageId: row.pageId, ids: chunks.map((c) => c.id) })
+  }
+  return pages
 }
 
 /**
@@ -166,7 +229,7 @@ async function candidateCases(
     for (const hit of hits) {
       if (hit.id === m.id || hit.score < floor) continue
       const other = ctx.indexes.catalogue.get(hit.id)
-      if (!other) continue
+      if (!other || other.pageId !== undefined) continue
       const [older, newer] = other.id < m.id ? [other, m] : [m, other]
       const key = `${older.id}\u0000${newer.id}`
       if (pairs.has(key)) continue
@@ -242,7 +305,8 @@ function decide(
 
 /**
  * One transaction for a chunk: every action against the rows as they are now (a row another
- * tab removed is skipped), the merges (the newer memory's counts folded into the older, its
+ * tab removed is skipped, and so is a page whose chunks another writer changed meanwhile: a
+ * page is curated whole or not at all), the merges (the newer memory's counts folded into the older, its
  * edges moved over), the judge's edges, change entries and the progress mark. The indexes are
  * changed after the commit.
  */
@@ -250,6 +314,7 @@ async function commitChunk(
   ctx: EngineContext,
   chunk: string[],
   actions: Map<string, ReviewAction>,
+  pages: readonly PlannedPage[],
   merges: Merge[],
   edges: Omit<Relation, 'createdAt'>[],
   run: ReviewProgress,
@@ -262,11 +327,12 @@ async function commitChunk(
   const made: Relation[] = []
   const seqs = await ctx.mapped(
     db.transaction('rw', [db.memories, db.vectors, db.changes, db.relations, db.meta], async () => {
+      const changed = await changedPages(ctx, pages)
       const ids = [...actions.keys()]
       const rows = await db.memories.bulkGet(ids)
       for (const [i, row] of rows.entries()) {
         const action = actions.get(ids[i]!)!
-        if (!row) continue
+        if (!row || changed.has(row.id)) continue
         if (action.remove) {
           deletes.push(row.id)
           continue
@@ -280,7 +346,7 @@ async function commitChunk(
       for (const m of merges) {
         const [into, from] = await db.memories.bulkGet([m.into, m.from])
         if (!into || !from || deletes.includes(into.id)) continue
-        puts.set(into.id, folded(puts.get(into.id) ?? into, from))
+        puts.set(into.id, folded(puts.get(into.id) ?? into, from, ctx.lifecycle))
         puts.delete(from.id)
         deletes.push(from.id)
         await moveEdges(ctx, from.id, into.id, now)
@@ -315,14 +381,37 @@ async function commitChunk(
   report.related.push(...made)
 }
 
-/** `into` with what `from` said folded in: its confirmations, recalls and last uses. */
-function folded(into: Memory, from: Memory): Memory {
+/** Ids of the chunks of every planned page whose chunks in the table are no longer the planned ones. */
+async function changedPages(
+  ctx: EngineContext,
+  pages: readonly PlannedPage[],
+): Promise<Set<string>> {
+  const changed = new Set<string>()
+  for (const { pageId, ids } of pages) {
+    const held = await ctx.db.memories.where('pageId').equals(pageId).primaryKeys()
+    const planned = new Set(ids)
+    if (held.length !== ids.length || held.some((id) => !planned.has(id as string)))
+      for (const id of ids) changed.add(id)
+  }
+  return changed
+}
+
+/**
+ * `into` with what `from` said folded in: its confirmations, recalls and last uses. A memory
+ * derived from others carries the lowest trust of its inputs, and an untrusted one is held to
+ * the confidence an untrusted write starts from at most.
+ */
+function folded(into: Memory, from: Memory, lifecycle: LifecycleOptions): Memory {
+  const trust = trustRank(from.trust) > trustRank(into.trust) ? from.trust : into.trust
   const next: Memory = {
     ...into,
+    trust,
     confirmations: into.confirmations + from.confirmations,
     recallCount: into.recallCount + from.recallCount,
     confirmedAt: Math.max(into.confirmedAt, from.confirmedAt),
   }
+  if (CAPPED_TRUST.includes(trust))
+    next.confidence = Math.min(confidenceValue(into.confidence), lifecycle.untrustedCeiling)
   const last = Math.max(into.lastRecalledAt ?? 0, from.lastRecalledAt ?? 0)
   if (last > 0) next.lastRecalledAt = last
   return next
