@@ -211,6 +211,23 @@ export class EncryptionError extends EngramError {
 }
 
 /**
+ * Too many recalls at once: `recallQueue.concurrency` run and `recallQueue.maxQueued` already
+ * wait for a turn (`EngineOptions.recallQueue`). Nothing was read or logged; retry once some
+ * have answered.
+ *
+ * @example
+ * await Promise.all(Array.from({ length: 1000 }, () => memory.recall('units')))
+ * // => rejects with RecallBusyError { code: 'RECALL_BUSY' } (4 running, 256 waiting)
+ */
+export class RecallBusyError extends EngramError {
+  override readonly name = 'RecallBusyError'
+  readonly code = 'RECALL_BUSY'
+  constructor(message = 'too many recalls at once: retry once some have answered') {
+    super(message)
+  }
+}
+
+/**
  * An error as it crosses a worker boundary: plain data, so every field survives the structured
  * clone. Fields a class does not have are left out.
  *
@@ -270,6 +287,7 @@ const REVIVERS: Record<string, (data: ErrorData) => EngramError> = {
   SyncStateError: (d) => new SyncStateError(d.code as SyncStateCode, ''),
   MemoryLockedError: () => new MemoryLockedError(),
   EncryptionError: (d) => new EncryptionError(d.code as EncryptionCode, ''),
+  RecallBusyError: () => new RecallBusyError(),
 }
 
 /** The names {@link reviveError} rebuilds as their own class. */

@@ -393,5 +393,30 @@ export const BACKFILL_RETRY_MS = Object.freeze({ first: 500, max: 60_000 })
 /** Milliseconds recall counters gather before one write stores them. @default 50 */
 export const COUNTER_FLUSH_MS = 50
 
+/**
+ * How many recalls one engine works on at once, and how many may wait for a turn
+ * (`EngineOptions.recallQueue`). A recall holds its lists, candidates and explanations while it
+ * runs, so a burst of them at once grows the heap with the burst; beyond `concurrency` they wait
+ * in arrival order, and beyond `maxQueued` waiting they are refused (`RecallBusyError`).
+ *
+ * @example
+ * await MemoryEngine.open({ name: 'm', recallQueue: { concurrency: 1, maxQueued: 0 } })
+ * // a second recall while one runs => rejects with RecallBusyError { code: 'RECALL_BUSY' }
+ */
+export interface RecallQueueOptions {
+  /**
+   * Recalls running at once; 1..64. More than a few gains nothing: recall is JavaScript on one
+   * thread, and a handful in flight already overlaps query embedding with ranking. @default 4
+   */
+  concurrency: number
+  /** Recalls waiting for a turn before more are refused; 0..100000. @default 256 */
+  maxQueued: number
+}
+
+export const DEFAULT_RECALL_QUEUE: Readonly<RecallQueueOptions> = Object.freeze({
+  concurrency: 4,
+  maxQueued: 256,
+})
+
 /** Recall-log entries `recallLog()` returns when no `limit` is given; 1..1000000. @default 50 */
 export const DEFAULT_RECALL_LOG_READ = 50

@@ -1,5 +1,10 @@
 import { InvalidInputError } from '../core/errors.ts'
-import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../core/options.ts'
+import type {
+  LifecycleOptions,
+  LimitOptions,
+  RecallQueueOptions,
+  RetrievalOptions,
+} from '../core/options.ts'
 import type { AtRestSecret, Embedder, MemoryEventListener } from '../core/types.ts'
 import {
   describe,
@@ -76,6 +81,18 @@ export interface EngineOptions {
    */
   writeBatch?: number
   /**
+   * How many recalls run at once (`concurrency`, 1..64) and how many more may wait for a turn
+   * (`maxQueued`, 0..100000); a recall beyond both is refused with `RecallBusyError`
+   * (`RECALL_BUSY`) before it reads anything. Each field merges over its default.
+   * @default { concurrency: 4, maxQueued: 256 } (`DEFAULT_RECALL_QUEUE`)
+   *
+   * @example
+   * const memory = await MemoryEngine.open({ name: 'm', recallQueue: { maxQueued: 0 } })
+   * await Promise.allSettled([1, 2, 3, 4, 5].map(() => memory.recall('units')))
+   * // => four answered, the fifth rejected with RecallBusyError
+   */
+  recallQueue?: Partial<RecallQueueOptions>
+  /**
    * For tests and instrumentation only: called once with the Dexie database before it first
    * opens, so a test can install DBCore middleware (`db.use({ stack: 'dbcore', ... })`) to count
    * transactions or inject faults, or keep the handle to close the connection underneath the
@@ -125,6 +142,7 @@ const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
   keyword: true,
   writeLock: true,
   writeBatch: true,
+  recallQueue: true,
   onDatabase: true,
   encryption: true,
 }
@@ -164,12 +182,23 @@ export function checkEngineOptions(options: EngineOptions): void {
       if (value !== undefined) integerIn(value, `limits.${name}`, 1, Number.MAX_SAFE_INTEGER)
     }
   }
+  if (o.recallQueue !== undefined) checkRecallQueue(o.recallQueue)
   if (o.encryption !== undefined) checkAtRestSecret(o.encryption, 'encryption')
   if (o.retrieval !== undefined) checkRetrieval(o.retrieval)
   if (o.lifecycle !== undefined) checkLifecycle(o.lifecycle)
   if (o.autoReview !== undefined && o.autoReview !== false) {
     const a = expectOptions(o.autoReview, 'autoReview', ['idleMs'], 'autoReview.')
     if (a.idleMs !== undefined) integerIn(a.idleMs, 'autoReview.idleMs', 1, 86_400_000)
+  }
+}
+
+/** Most recalls that may run at once, and wait for a turn (see `RecallQueueOptions`). */
+const RECALL_QUEUE_LIMITS = { concurrency: [1, 64], maxQueued: [0, 100_000] } as const
+
+function checkRecallQueue(value: unknown): void {
+  const q = expectOptions(value, 'recallQueue', Object.keys(RECALL_QUEUE_LIMITS), 'recallQueue.')
+  for (const [name, [min, max]] of Object.entries(RECALL_QUEUE_LIMITS)) {
+    if (q[name] !== undefined) integerIn(q[name], `recallQueue.${name}`, min, max)
   }
 }
 

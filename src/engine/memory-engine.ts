@@ -50,9 +50,10 @@ import {
 import { countMemories, listMemories } from './listing.ts'
 import { MemoryWriter } from './memory-writer.ts'
 import { forgetPage, getPage, listPages, rememberPage } from './pages/index.ts'
+import { RecallGate } from './recall/gate.ts'
 import { runRecall } from './recall.ts'
 import { RecallBookkeeping } from './recall-log.ts'
-import { checkRecallOptions } from './recall-options.ts'
+import { type CheckedRecallOptions, checkRecallOptions } from './recall-options.ts'
 import { edgesOf } from './relations.ts'
 import { Replica } from './replica.ts'
 import { runReview } from './review.ts'
@@ -81,6 +82,7 @@ export class MemoryEngine implements MemoryApi {
   readonly #backfill: BackfillScheduler
   readonly #writer: MemoryWriter
   readonly #recalls: RecallBookkeeping
+  readonly #recallGate: RecallGate
   readonly #curator: Curator
   readonly #reviews: ReviewScheduler | undefined
   #openStats: OpenStats | undefined
@@ -92,6 +94,7 @@ export class MemoryEngine implements MemoryApi {
     this.#backfill = new BackfillScheduler(this.#ctx)
     this.#writer = new MemoryWriter(this.#ctx, this.#backfill)
     this.#recalls = new RecallBookkeeping(this.#ctx)
+    this.#recallGate = new RecallGate(options.recallQueue)
     this.#curator = new Curator(this.#ctx)
     if (options.autoReview) this.#reviews = new ReviewScheduler(this.#ctx, options.autoReview)
   }
@@ -240,6 +243,19 @@ export class MemoryEngine implements MemoryApi {
     await connected(ctx)
     const started = performance.now()
     const checked = checkRecallOptions(query, options, ctx.retrieval, ctx.limits)
+    return this.#recallGate.run(() => this.#recall(query, options, checked, started))
+  }
+
+  /** One recall once the gate gives it a turn; `tookMs` counts the wait for the turn too. */
+  async #recall(
+    query: string,
+    options: RecallOptions | undefined,
+    checked: CheckedRecallOptions,
+    started: number,
+  ): Promise<RecallResult> {
+    const ctx = this.#ctx
+    // The memory may have closed while this recall waited for its turn.
+    ctx.assertOpen()
     const now = ctx.clock()
     const outcome = await runRecall(
       {

@@ -72,6 +72,7 @@ type EngineDataKey =
   | 'recallLogSize'
   | 'keyword'
   | 'writeBatch'
+  | 'recallQueue'
   | 'encryption'
 /** The {@link EngineOptions} that only the host can supply: objects with behaviour, the environment. */
 type EngineHostKey =

@@ -53,8 +53,13 @@ export interface RecallOptions {
   /** Also return memories another one `supersedes`. @default false */
   includeSuperseded?: boolean
   /**
-   * `1`: after the hits, also return the memories one relation away from them (via `rel`, the
-   * edge in the explanation). `0` or `1`. @default 0
+   * `1`: after the hits, also return up to `k` memories one relation away from them (via `rel`,
+   * the edge in the explanation), the best hit's neighbours first; a recall then returns at most
+   * `2 × k` hits. `0` or `1`. @default 0
+   *
+   * @example
+   * await memory.recall('release checklist', { k: 2, expand: 1 })
+   * // => 2 hits, then at most 2 of their neighbours (via 'rel'), however many edges they have
    */
   expand?: number
   /** Apply recency / confidence / frequency boosts. @default true */

@@ -40,17 +40,19 @@ export function noteContradictions(hits: RecallHit[], edges: RankedEdges): Recal
 }
 
 /**
- * `expand: 1`: appends, after the hits, the memories one edge away from them that the scope
- * accepts and that are not hits already (nor superseded, unless asked), via `rel`, ranked
+ * `expand: 1`: appends, after the hits, at most `k` memories one edge away from them that the
+ * scope accepts and that are not hits already (nor superseded, unless asked), via `rel`, ranked
  * after the hits in the order of the hit they hang off. Each is scored at half its hit's score
- * and explained by its edge, e.g. `rel: 01J…A related_to 01J…B (from #1) -> #4`.
+ * and explained by its edge, e.g. `rel: 01J…A related_to 01J…B (from #1) -> #4`. The cap keeps a
+ * well-connected memory from turning one recall into all its neighbours (issue 22 §13: 1,003
+ * hits for `k: 3`).
  */
 export function expandRelated(
   hits: RecallHit[],
   edges: RankedEdges,
   catalogue: ReadonlyMap<string, Memory>,
   accept: (id: string) => boolean,
-  o: { expand: number; includeSuperseded: boolean; explain: boolean },
+  o: { k: number; expand: number; includeSuperseded: boolean; explain: boolean },
 ): RecallHit[] {
   if (o.expand === 0 || hits.length === 0) return hits
   const superseded = o.includeSuperseded
@@ -58,8 +60,10 @@ export function expandRelated(
     : new Set(edges.filter((e) => e.kind === 'supersedes').map((e) => e.to))
   const taken = new Set(hits.map((h) => h.id))
   const out = [...hits]
+  const most = hits.length + o.k
   for (const hit of hits) {
     for (const e of edges) {
+      if (out.length === most) return out
       const other = e.from === hit.id ? e.to : e.to === hit.id ? e.from : undefined
       if (other === undefined || taken.has(other) || superseded.has(other) || !accept(other))
         continue

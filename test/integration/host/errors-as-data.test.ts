@@ -17,6 +17,7 @@ import {
   MemoryClosedError,
   MemoryLockedError,
   MemoryNotFoundError,
+  RecallBusyError,
   RejectedMemoryError,
   StorageError,
   StorageFullError,
@@ -44,6 +45,7 @@ const EXAMPLES: EngramError[] = [
   new SyncStateError('SYNC_RUNNING', 'a sync of "notes" runs: stop it first'),
   new MemoryLockedError(),
   new EncryptionError('WRONG_KEY', 'the passphrase or key does not open this memory'),
+  new RecallBusyError('too many recalls at once: expected at most 4 running and 256 waiting'),
 ]
 
 /** Every own field of an error but its stack: what must survive the trip. */
