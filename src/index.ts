@@ -49,6 +49,7 @@ export {
   MemoryClosedError,
   MemoryLockedError,
   MemoryNotFoundError,
+  RecallBusyError,
   RejectedMemoryError,
   StorageError,
   StorageFullError,
@@ -60,12 +61,14 @@ export {
 export type {
   BoostOptions,
   LimitOptions,
+  RecallQueueOptions,
   RetrievalOptions,
   SelectOptions,
 } from './core/options.ts'
 export {
   DEFAULT_BOOSTS,
   DEFAULT_LIMITS,
+  DEFAULT_RECALL_QUEUE,
   DEFAULT_RETRIEVAL,
 } from './core/options.ts'
 export type * from './core/types.ts'
