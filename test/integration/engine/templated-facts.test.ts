@@ -72,15 +72,17 @@ describe('templated facts', () => {
     expect(new Set(ids).size).toBe(24)
   })
 
-  it('puts the right fact first in hybrid at least as often as vector-only and keyword-only', async () => {
-    const vector = await rankOneCount('semantic')
-    const keyword = await rankOneCount('keyword')
-    const hybrid = await rankOneCount('hybrid')
-    // Measured: vector 20, keyword 15, hybrid 23 of 24.
-    expect(keyword).toBeLessThan(24)
-    expect(vector).toBeLessThan(24)
-    expect(hybrid).toBeGreaterThanOrEqual(vector)
-    expect(hybrid).toBeGreaterThanOrEqual(keyword)
+  it('puts the right fact first in hybrid more often than vector-only or keyword-only', async () => {
+    const counts = {
+      vector: await rankOneCount('semantic'),
+      keyword: await rankOneCount('keyword'),
+      hybrid: await rankOneCount('hybrid'),
+    }
+    // Measured: vector 19, keyword 15, hybrid 22 of 24. Hybrid must beat both lists outright
+    // (an engine with no hits ties them at 0), and each list must still find most facts.
+    expect(counts.hybrid).toBeGreaterThan(Math.max(counts.vector, counts.keyword))
+    expect(counts.vector).toBeGreaterThanOrEqual(16)
+    expect(counts.keyword).toBeGreaterThanOrEqual(12)
   })
 
   it('explains a templated hit with its terms, both lists and the final rank', async () => {
