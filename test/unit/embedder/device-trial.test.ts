@@ -20,17 +20,34 @@ function sentences(count: number): string[] {
   )
 }
 
-/** A real, CPU-bound backend: the n-gram embedder over `count` sentences a run. */
+/**
+ * The trial's clock, moved by the backends' work instead of read from the wall: on a loaded
+ * machine a 10-sentence run once took 81 ms of wall time and outlasted the budget it set.
+ */
+function workClock() {
+  const clock = { now: 0, read: () => clock.now }
+  return clock
+}
+
+/**
+ * A real, CPU-bound backend: the n-gram embedder over `count` sentences a run, each run counted
+ * as `count` ms on `clock` once it is done.
+ */
 function ngramBackend(
   device: string,
   count: number,
+  clock = workClock(),
 ): TrialCandidate<NgramEmbedder> & { released: number } {
   const texts = sentences(count)
   const candidate = {
     device,
     released: 0,
     open: async () => new NgramEmbedder({ dims: 256 }),
-    run: (e: NgramEmbedder) => e.embed(texts, { kind: 'passage' }),
+    run: async (e: NgramEmbedder) => {
+      const vectors = await e.embed(texts, { kind: 'passage' })
+      clock.now += count
+      return vectors
+    },
     dispose: async () => {
       candidate.released++
     },
@@ -72,27 +89,39 @@ describe('the cap rule', () => {
 
 describe('runDeviceTrial over real CPU work', () => {
   it('keeps the faster backend and releases the other', async () => {
-    const slow = ngramBackend('slow', 400)
-    const fast = ngramBackend('fast', 10)
-    const outcome = await runDeviceTrial([slow, fast], { runs: 3, factor: 4, floorMs: 60_000 })
+    const clock = workClock()
+    const slow = ngramBackend('slow', 400, clock)
+    const fast = ngramBackend('fast', 10, clock)
+    const rule = { runs: 3, factor: 4, floorMs: 60_000 }
+    const outcome = await runDeviceTrial([slow, fast], rule, clock.read)
     expect(outcome.winner?.device).toBe('fast')
     expect(slow.released).toBe(1)
     expect(fast.released).toBe(0)
-    expect(outcome.stats.entries.map((e) => e.runsMs.length)).toEqual([3, 3])
-    expect(outcome.stats.totalMs).toBeGreaterThan(0)
+    expect(outcome.stats.entries.map((e) => e.runsMs)).toEqual([
+      [400, 400, 400],
+      [10, 10, 10],
+    ])
+    // Warm-up and three runs each.
+    expect(outcome.stats.totalMs).toBe(4 * 400 + 4 * 10)
   })
 
   it('cuts a much slower challenger after it overruns a budget measured from the baseline', async () => {
-    const fast = ngramBackend('fast', 10)
-    const slow = ngramBackend('slow', 4000)
-    const outcome = await runDeviceTrial([fast, slow], { runs: 3, factor: 2, floorMs: 0 })
+    const clock = workClock()
+    const fast = ngramBackend('fast', 10, clock)
+    const slow = ngramBackend('slow', 4000, clock)
+    const outcome = await runDeviceTrial(
+      [fast, slow],
+      { runs: 3, factor: 2, floorMs: 0 },
+      clock.read,
+    )
     expect(outcome.winner?.device).toBe('fast')
     const entry = outcome.stats.entries[1]
     // Its warm-up blocks the thread past the budget: it is cut when it hands the thread back.
     expect(entry?.cut).toBe('budget')
     expect(entry?.runsMs).toEqual([])
     expect(entry?.medianMs).toBeUndefined()
-    expect(outcome.stats.budgetMs).toBeGreaterThan(0)
+    // Twice the baseline's warm-up and three runs.
+    expect(outcome.stats.budgetMs).toBe(2 * 4 * 10)
   })
 
   it('reports a candidate that throws, and chooses among the rest', async () => {
