@@ -51,8 +51,6 @@ export function mountAgentPanel(ctx: AppContext): void {
     h('h3', { text: 'Tool result' }),
     result,
   )
-  // Read-only: the card shows the read path and must never write on the user's behalf.
-  const tools = memoryTools(ctx.memory, { readOnly: true })
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -65,6 +63,8 @@ export function mountAgentPanel(ctx: AppContext): void {
       return
     }
     const args = { query: message.value, k: null, types: null, tags: null }
+    // Read-only: the card shows the read path and must never write on the user's behalf.
+    const tools = memoryTools(ctx.memory, { readOnly: true })
     try {
       const [block, answer] = await busy(submit, () =>
         Promise.all([contextFor(ctx.memory, message.value), tools.handle('memory_search', args)]),

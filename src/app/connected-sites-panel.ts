@@ -9,8 +9,10 @@ import { busy, byId, formatTime, h } from './dom.ts'
  */
 export function mountConnectedSitesPanel(
   grants: SiteGrants,
-  memory: string,
+  /** The memory's name, or a getter for it when the app can switch memories in place. */
+  memoryName: string | (() => string),
 ): { refresh(): Promise<void> } {
+  const name = typeof memoryName === 'string' ? () => memoryName : memoryName
   const root = byId('sites-panel')
   const list = h('ul', { id: 'sites-list', class: 'sites' })
   root.replaceChildren(
@@ -22,7 +24,7 @@ export function mountConnectedSitesPanel(
     list,
   )
   const refresh = async (): Promise<void> => {
-    const sites = await grants.list(memory)
+    const sites = await grants.list(name())
     list.replaceChildren(
       ...(sites.length === 0
         ? [h('li', { class: 'empty', text: 'No site has asked for this memory.' })]
@@ -39,7 +41,7 @@ export function mountConnectedSitesPanel(
       'aria-label': `${allowed ? 'Revoke' : 'Unblock'} ${site.origin}`,
     })
     button.addEventListener('click', () => {
-      void busy(button, () => grants.revoke(memory, site.origin)).then(refresh)
+      void busy(button, () => grants.revoke(name(), site.origin)).then(refresh)
     })
     const used = site.lastUsedAt ? `last used ${formatTime(site.lastUsedAt)}` : 'never connected'
     return h(

@@ -1,23 +1,39 @@
-import type { MemoryClient, MemoryEvent } from '../index.ts'
+import type { AtRestSecret, MemoryClient, MemoryEvent } from '../index.ts'
 import { wipePlaintext } from './plaintext.ts'
 import type { AppSettings } from './settings.ts'
 
 type Listener<T> = (value: T) => void
 
+/** Opens a memory by name, with its passphrase or key when it is (or becomes) encrypted. */
+export type OpenMemory = (name: string, encryption?: AtRestSecret) => Promise<MemoryClient>
+
 /** What every panel gets: the memory, the settings, events, and a "memories changed" signal. */
 export interface AppContext {
-  memory: MemoryClient
+  /**
+   * The memory the app shows now. Read it at each call: another memory can take its place
+   * ({@link replace}), so a panel never keeps it.
+   */
+  readonly memory: MemoryClient
   settings: AppSettings
+  /** Opens a memory the way the app opens its own (same embedder, same event bus). */
+  open: OpenMemory
   onEvent(listener: Listener<MemoryEvent>): void
   /** Something added, changed or removed memories (here or in another tab). */
   changed(): void
   onChanged(listener: () => void): void
   /**
-   * The memory was locked: every marked plaintext element is wiped (`plaintext.ts`), then the
-   * listeners drop what they keep besides (an open editor, a page view).
+   * The texts on screen are no longer to be shown (the memory locked, or another took its
+   * place): every marked plaintext element is wiped (`plaintext.ts`), then the listeners drop
+   * what they keep besides (an open editor, a page view).
    */
   locked(): void
   onLocked(listener: () => void): void
+  /**
+   * Shows `memory`, named `name`, in place of the current one (already closed by the caller):
+   * the screen is wiped as on a lock, then every panel refreshes from the new memory.
+   */
+  replace(memory: MemoryClient, name: string): void
+  onReplaced(listener: () => void): void
 }
 
 /** Events flow from the worker before `openMemory` resolves, so the bus exists first. */
@@ -41,9 +57,12 @@ export function createContext(
   memory: MemoryClient,
   settings: AppSettings,
   bus: EventBus,
+  open: OpenMemory,
 ): AppContext {
+  let current = memory
   const changeListeners = new Set<() => void>()
   const lockListeners = new Set<() => void>()
+  const replaceListeners = new Set<() => void>()
   let pending: ReturnType<typeof setTimeout> | undefined
   const changed = (): void => {
     // Coalesces bursts (an import, a backfill, another tab's batch) into one refresh.
@@ -52,19 +71,31 @@ export function createContext(
       for (const listener of changeListeners) listener()
     }, 50)
   }
+  const locked = (): void => {
+    wipePlaintext()
+    for (const listener of lockListeners) listener()
+  }
   bus.on((event) => {
     if (event.type === 'change') changed()
   })
   return {
-    memory,
+    get memory() {
+      return current
+    },
     settings,
+    open,
     onEvent: (listener) => bus.on(listener),
     changed,
     onChanged: (listener) => changeListeners.add(listener),
-    locked: () => {
-      wipePlaintext()
-      for (const listener of lockListeners) listener()
-    },
+    locked,
     onLocked: (listener) => lockListeners.add(listener),
+    replace(next, name) {
+      locked()
+      current = next
+      settings.memory = name
+      for (const listener of replaceListeners) listener()
+      changed()
+    },
+    onReplaced: (listener) => replaceListeners.add(listener),
   }
 }

@@ -29,19 +29,20 @@ export async function openUnlocked(open: OpenWith): Promise<MemoryClient> {
   )
 }
 
-/** The card; `open` turns encryption on (the memory must still be empty), then reloads. */
-export function mountEncryptionSetting(
-  ctx: AppContext,
-  open: OpenWith,
-): { refresh(): Promise<void> } {
+/**
+ * The card: turns encryption on while the memory is still empty (it is reopened encrypted in
+ * place, so the passphrase just typed is not asked for again), and locks an encrypted one.
+ */
+export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<void> } {
   const status = h('p', { id: 'encryption-status', class: 'muted', text: 'Checking…' })
   const lock = h('button', { type: 'button', text: 'Lock now', hidden: true })
   const form = enableForm(async (passphrase) => {
-    // Encryption is chosen when a memory is opened: close this one, open it encrypted (it is
-    // still empty), close again, and reload so every panel starts over on the encrypted one.
+    // Encryption is chosen when a memory is opened: close this one and open it encrypted (it
+    // is still empty); the panels carry on with the encrypted one.
+    const name = ctx.settings.memory
     await ctx.memory.close()
-    await (await open({ passphrase })).close()
-    location.reload()
+    ctx.replace(await ctx.open(name, { passphrase }), name)
+    form.reset()
   })
   const card = h(
     'section',
@@ -78,13 +79,20 @@ export function mountEncryptionSetting(
     status.textContent = encrypted
       ? 'Encrypted at rest: texts, tags, vectors, snapshots and recall queries are sealed (XChaCha20-Poly1305) under a key from your passphrase.'
       : form.hidden
-        ? 'Not encrypted. Encryption can be turned on for a new, empty memory (export this one, then import it there).'
+        ? 'Not encrypted. Encryption is chosen when a memory is created: create an encrypted one in the Memories card, then export this one and import the file there.'
         : 'Not encrypted. Turn it on now, before the first memory is stored.'
   }
 
   ctx.onChanged(() => void refresh())
+  ctx.onReplaced(() => void refresh())
   void refresh()
   return { refresh }
+}
+
+/** What is wrong with a new passphrase typed twice; '' when nothing is. */
+export function passphraseProblem(first: string, again: string): string {
+  if (first.length < 8) return 'Use at least 8 characters.'
+  return first !== again ? 'The two passphrases differ.' : ''
 }
 
 /** The first-use form: a passphrase twice. */
@@ -118,12 +126,7 @@ function enableForm(enable: (passphrase: string) => Promise<void>): HTMLFormElem
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     error.hidden = true
-    const problem =
-      first.value.length < 8
-        ? 'Use at least 8 characters.'
-        : first.value !== again.value
-          ? 'The two passphrases differ.'
-          : ''
+    const problem = passphraseProblem(first.value, again.value)
     if (problem) {
       error.textContent = problem
       error.hidden = false

@@ -2,6 +2,7 @@ import { USE_LITE_MODEL } from '../embedder/index.ts'
 import type { EmbedderStats, MemoryEvent } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { byId, h } from './dom.ts'
+import { whoAnswers } from './model-reason.ts'
 import { USE_CHOICE } from './settings.ts'
 
 /** Where the steps to serve a model from the app's own origin are written up. */
@@ -130,6 +131,8 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   const backfill = byId<HTMLProgressElement>('backfill-progress')
   const backfillLabel = byId('backfill-label')
   const backfillPct = byId('backfill-pct')
+  const why = h('p', { id: 'model-why', class: 'muted small' })
+  byId('model-title').closest('section')!.querySelector('dl')!.after(why)
   const files = new Map<string, { loaded: number; total: number }>()
   /** Every distinct value the download bar showed, for tests and the curious. */
   const seen: number[] = []
@@ -213,6 +216,8 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
         onProgress(event)
         break
       case 'model-ready':
+        // The chain may have moved on to its fallback: the stats say which model and why.
+        void sync()
         setState('ready')
         device.textContent = deviceLabel(event.device)
         download.value = 1
@@ -221,6 +226,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
         break
       case 'model-failed':
         setState('failed', event.error.replace(/^\w*Error: /, '').replace(/^\[[A-Z_]+\]\s*/, ''))
+        void sync()
         downloadWrap.hidden = true
         break
       case 'backfill':
@@ -236,6 +242,8 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   async function sync(): Promise<void> {
     const stats = await ctx.memory.stats()
     const embedder: EmbedderStats | undefined = stats.embedder
+    why.textContent = whoAnswers(embedder)
+    why.dataset.fallback = embedder?.fallback?.reason ?? ''
     if (!embedder) return
     name.textContent = embedder.model
     if (embedder.device) device.textContent = deviceLabel(embedder.device)
@@ -248,6 +256,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     }
   }
 
+  ctx.onReplaced(() => void sync())
   return { sync }
 }
 

@@ -1,8 +1,9 @@
-import type { PageInfo, PageResult, RememberPageInput, StoredPage } from '../index.ts'
+import type { MemoryStats, PageInfo, PageResult, RememberPageInput, StoredPage } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
 import { clearErrors, showError, showFailure } from './field-errors.ts'
 import { type HighlightRange, highlighted } from './highlight-view.ts'
+import { notEmbeddedReason } from './model-reason.ts'
 
 /** Dispatched on `window` to show a page in the Pages card; `detail` is an {@link OpenPage}. */
 export const OPEN_PAGE = 'engram:open-page'
@@ -27,12 +28,13 @@ function isHtml(file: File): boolean {
   return file.type === 'text/html' || /\.html?$/i.test(file.name)
 }
 
-function describeResult(title: string, result: PageResult): string {
+function describeResult(title: string, result: PageResult, stats?: MemoryStats): string {
   const chunks = `${result.chunks} chunk${result.chunks === 1 ? '' : 's'}`
   if (result.status === 'unchanged')
     return `Already stored: “${title}”, ${chunks}; nothing written.`
   const verb = result.status === 'created' ? 'Stored' : 'Updated'
-  return `${verb} “${title}”: ${chunks}, ${result.embedded} embedded.`
+  const reason = notEmbeddedReason(result.chunks, result.embedded, stats)
+  return `${verb} “${title}”: ${chunks}, ${result.embedded} embedded${reason ? ` (${reason})` : ''}.`
 }
 
 /** The "Pages" card: add a long text or a file, list pages, read one, forget one. */
@@ -58,7 +60,8 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     result.textContent = ''
     try {
       const outcome = await busy(submit, () => ctx.memory.rememberPage(input))
-      result.textContent = describeResult(input.title, outcome)
+      const stats = await ctx.memory.stats().catch(() => undefined)
+      result.textContent = describeResult(input.title, outcome, stats)
       result.dataset.status = outcome.status
       ctx.changed()
       await refresh()

@@ -1,18 +1,17 @@
 import { USE_LITE_MODEL } from '../embedder/index.ts'
-import {
-  DEFAULT_MODEL,
-  EMBEDDER_DEVICES,
-  type EmbedderChoice,
-  type EmbedderDevice,
-} from '../index.ts'
+import { EMBEDDER_DEVICES, type EmbedderChoice, type EmbedderDevice } from '../index.ts'
 
-/** What the app opens, from the URL, then localStorage, then build-time env, then defaults. */
+type UseChoice = Extract<EmbedderChoice, { kind: 'use' }>
+
+/** What the app opens: the saved settings, overridden for one visit by the URL. */
 export interface AppSettings {
   /** Memory (database) name. `?memory=` @default 'engram-app' */
   memory: string
   /**
-   * `?model=`: a transformers.js model id, `use` (USE-lite, served by this app: semantic recall
-   * without the Hugging Face hub), `ngram` (hashed n-grams, no download) or `none` (keyword-only).
+   * `?model=`: a transformers.js model id (USE-lite answers while it cannot), `use` (USE-lite,
+   * served by this app: semantic recall without the Hugging Face hub, from the first visit
+   * offline), `ngram` (hashed n-grams, no download) or `none` (keyword-only).
+   * @default 'use' (the build's `VITE_ENGRAM_MODEL` when set)
    */
   model: string
   /** `?device=` @default 'auto' */
@@ -21,30 +20,88 @@ export interface AppSettings {
   allowRemote: boolean
 }
 
+/** The app's model when nothing chose one: USE-lite, the encoder that works from the first visit. */
+export const DEFAULT_APP_MODEL = 'use'
+
+/** The app's memory when nothing chose one. */
+export const DEFAULT_APP_MEMORY = 'engram-app'
+
 const STORAGE_KEY = 'engram.settings'
 const DEVICES: readonly EmbedderDevice[] = EMBEDDER_DEVICES
 
+/** The URL parameter of each setting. */
+export const SETTING_PARAMS: Readonly<Record<keyof AppSettings, string>> = {
+  memory: 'memory',
+  model: 'model',
+  device: 'device',
+  allowRemote: 'remote',
+}
+
 /**
- * Reads the settings; URL parameters win and are remembered, so a bookmark with `?model=…`
- * keeps working after the query string is gone.
+ * Reads the settings: a URL parameter wins for this visit only (it is never saved, so one visit
+ * with `?model=use` leaves `/` as it was); otherwise what the user saved in the app
+ * ({@link saveSettings}); then the build-time env, then the defaults.
  *
  * @example
- * // at /?model=engram-test/tiny&device=wasm
+ * // at /?model=engram-test/tiny&device=wasm, nothing saved
  * readSettings() // => { memory: 'engram-app', model: 'engram-test/tiny', device: 'wasm', allowRemote: true }
+ * // then at /
+ * readSettings() // => { memory: 'engram-app', model: 'use', device: 'auto', allowRemote: true }
  */
 export function readSettings(url = new URL(location.href)): AppSettings {
-  const saved = loadSaved()
+  const saved = savedSettings()
   const q = url.searchParams
-  const envModel = import.meta.env.VITE_ENGRAM_MODEL as string | undefined
   const device = q.get('device') ?? saved.device
-  const settings: AppSettings = {
-    memory: q.get('memory') || saved.memory || 'engram-app',
-    model: q.get('model') || saved.model || envModel || DEFAULT_MODEL,
+  return {
+    memory: q.get('memory') || saved.memory,
+    model: q.get('model') || saved.model,
     device: DEVICES.includes(device as EmbedderDevice) ? (device as EmbedderDevice) : 'auto',
-    allowRemote: (q.get('remote') ?? (saved.allowRemote === false ? '0' : '1')) !== '0',
+    allowRemote: q.has('remote') ? q.get('remote') !== '0' : saved.allowRemote,
   }
-  remember(STORAGE_KEY, JSON.stringify(settings))
-  return settings
+}
+
+/**
+ * The settings this visit's URL overrides, with the value it gives each, so the app can say
+ * that they hold for this visit only and offer to keep them.
+ *
+ * @example
+ * // at /?model=use
+ * urlOverrides() // => { model: 'use' }
+ */
+export function urlOverrides(
+  url = new URL(location.href),
+): Partial<Record<keyof AppSettings, string>> {
+  const found: Partial<Record<keyof AppSettings, string>> = {}
+  for (const [setting, param] of Object.entries(SETTING_PARAMS) as [keyof AppSettings, string][]) {
+    const value = url.searchParams.get(param)
+    if (value !== null && value !== '') found[setting] = value
+  }
+  return found
+}
+
+/** What the user saved (or the defaults): the settings a visit without parameters opens. */
+export function savedSettings(): AppSettings {
+  const saved = loadSaved()
+  const envModel = import.meta.env.VITE_ENGRAM_MODEL as string | undefined
+  return {
+    memory:
+      typeof saved.memory === 'string' && saved.memory !== '' ? saved.memory : DEFAULT_APP_MEMORY,
+    model:
+      typeof saved.model === 'string' && saved.model !== ''
+        ? saved.model
+        : envModel || DEFAULT_APP_MODEL,
+    device: DEVICES.includes(saved.device as EmbedderDevice)
+      ? (saved.device as EmbedderDevice)
+      : 'auto',
+    allowRemote: saved.allowRemote !== false,
+  }
+}
+
+/** Saves settings for the visits to come (the passphrase is never among them). */
+export function saveSettings(patch: Partial<AppSettings>): AppSettings {
+  const next = { ...savedSettings(), ...patch }
+  remember(STORAGE_KEY, JSON.stringify(next))
+  return next
 }
 
 /** The `?model=` value that picks USE-lite, whose files the app ships and precaches. */
@@ -61,14 +118,8 @@ export async function embedderChoice(
 ): Promise<EmbedderChoice> {
   if (settings.model === 'none') return { kind: 'none' }
   if (settings.model === 'ngram') return { kind: 'ngram' }
-  if (settings.model === USE_CHOICE || settings.model === USE_LITE_MODEL) {
-    return {
-      kind: 'use',
-      // Absolute: the worker would resolve a relative URL against its own script.
-      modelUrl: new URL(`models/${USE_LITE_MODEL}/`, base).href,
-      wasmPaths: new URL('tfjs/', base).href,
-    }
-  }
+  if (settings.model === USE_CHOICE || settings.model === USE_LITE_MODEL) return useChoice(base)
+  const use = useChoice(base)
   const modelBase = new URL('models/', base).href
   const selfHosted = await isSelfHosted(new URL(`${settings.model}/config.json`, modelBase).href)
   return {
@@ -77,6 +128,18 @@ export async function embedderChoice(
     ...(selfHosted ? { modelBase } : {}),
     allowRemote: selfHosted || settings.allowRemote,
     device: settings.device,
+    // While the model cannot answer (offline on a first visit, blocked, failed), USE-lite does.
+    fallback: use,
+  }
+}
+
+/** USE-lite from this app's own files. */
+function useChoice(base: string): UseChoice {
+  return {
+    kind: 'use',
+    // Absolute: the worker would resolve a relative URL against its own script.
+    modelUrl: new URL(`models/${USE_LITE_MODEL}/`, base).href,
+    wasmPaths: new URL('tfjs/', base).href,
   }
 }
 
