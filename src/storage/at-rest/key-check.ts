@@ -26,8 +26,9 @@ export interface AtRestRecord {
 }
 
 /**
- * Sets up `db` (open, its `atRest` state plain) for `secret`: opens an encrypted memory, turns
- * encryption on for a new one, or leaves a plain one plain. Runs before anything reads a row.
+ * Sets up `db` (open, its `atRest` state plain) for `secret`: opens an encrypted memory (and
+ * reseals one sealed in an older format, `reseal.ts`), turns encryption on for a new one, or
+ * leaves a plain one plain. Runs before anything reads a row.
  *
  * @throws EncryptionError `KEY_REQUIRED` (encrypted, no secret), `WRONG_KEY`, `NOT_EMPTY`
  *   (a secret for a memory that already holds plain rows). Nothing is written on any of them.

@@ -29,6 +29,9 @@ const RANGE = 2
  * every get, cursor and query passes through one place, and an equality query on a hashed field
  * (`[namespace+type+key]`, `tags`) is rewritten to look up the token instead of the text.
  * Only equality queries work on a hashed field: a range over tokens orders nothing.
+ *
+ * A row that does not open (`row-seal.ts` `openRow`: in the clear, edited beside its sealed
+ * part, a changed byte) is refused: left out of every answer and noted in `state`.
  */
 export function atRestMiddleware(state: AtRestState): Middleware<DBCore> {
   return {
@@ -99,7 +102,7 @@ function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): D
         return written.then((res) => {
           if (req.type === 'deleteRange') state.noteReplaced(at.table, 'all')
           else if (req.type === 'delete') state.noteReplaced(at.table, req.keys)
-          else state.noteReplaced(at.table, res.results ?? [])
+          else state.noteReplaced(at.table, res.results ?? req.values.map(keyOf))
           return res
         })
       }),
