@@ -4,7 +4,9 @@
  * both built and under `vite dev`. Needs the npm registry (through npm's cache) for vite and
  * typescript; `ENGRAM_SKIP_PACKAGE=1` skips it, `ENGRAM_SKIP_BROWSER=1` skips the Chromium part.
  */
+import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { installFigures, readmeFigures } from '../../scripts/docs/readme-figures.ts'
 import {
   type ConsumerReport,
   FORBIDDEN_PACKAGES,
@@ -113,6 +115,11 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
       ].sort(),
     )
     expect(report.install.engramBytes).toBeLessThan(40e6)
+  })
+
+  it('measures the install figures the README states (scripts/docs/readme-figures.ts --write)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    expect(readmeFigures(readme)).toEqual(installFigures(report))
   })
 
   it("type-checks under the consumer's strict tsconfig and builds with vite", () => {
