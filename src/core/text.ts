@@ -14,9 +14,36 @@ const INLINE_SPACE = /[^\S\n]+/g
 const SPACE_AROUND_NEWLINE = / ?\n ?/g
 const BLANK_LINES = /\n{3,}/g
 
+const TRAILING_SPACE = /[^\S\n]+$/gm
+const LEADING_BLANK_LINES = /^(?:[^\S\n]*\n)+/
+
 /**
- * The form a text is stored in: NFC, invisible separators stripped, runs of spaces and tabs
- * collapsed to one space, line breaks kept as `\n` (at most one blank line in a row), trimmed.
+ * The form a memory's text is stored in: as written, so code, YAML and Makefile snippets keep
+ * their indentation, tabs and inner spacing. Only what carries nothing goes: NFC, invisible
+ * separators stripped, line breaks as `\n`, trailing spaces of each line, blank lines before
+ * the first line, whitespace after the last, and a one-line text's leading spaces. Keys and
+ * indexes read {@link normalizeText}.
+ *
+ * @example
+ * storedText('\n\nbuild:\n\tgo  build ./... \r\n')
+ * // => 'build:\n\tgo  build ./...'
+ */
+export function storedText(text: string): string {
+  const kept = text
+    .normalize('NFC')
+    .replace(STRIPPED, '')
+    .replace(LINE_BREAK, '\n')
+    .replace(TRAILING_SPACE, '')
+    .replace(LEADING_BLANK_LINES, '')
+    .trimEnd()
+  // One line has no indentation to keep: leading spaces there are a paste artefact.
+  return kept.includes('\n') ? kept : kept.trimStart()
+}
+
+/**
+ * The form keys, indexes and the names a memory carries are read in: NFC, invisible separators
+ * stripped, runs of spaces and tabs collapsed to one space, line breaks kept as `\n` (at most
+ * one blank line in a row), trimmed.
  *
  * @example
  * normalizeText('  Priya\u200B  is\t here \r\n\r\n\r\n\r\nok ')

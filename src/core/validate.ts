@@ -16,7 +16,7 @@
 
 import { codePoint, describe, expectArray, expectString, integerIn } from './check-options.ts'
 import { InvalidInputError } from './errors.ts'
-import { normalizeText, utf8Length } from './text.ts'
+import { normalizeText, storedText, utf8Length } from './text.ts'
 
 // Printable ASCII, tab and line breaks: nothing below can match, one scan instead of four.
 export const PLAIN_ASCII = /^[\t\n\r\x20-\x7E]*$/
@@ -33,18 +33,19 @@ const HIDDEN =
   /[\u{E0000}-\u{E007F}\u2061-\u2064\u180E\u206A-\u206F\uFFF9-\uFFFB\u17B4\u17B5\u3164\uFFA0]|[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}/u
 
 /**
- * Checks that a value is text Engram can store and returns it normalised ({@link normalizeText}).
- * Character checks run on the raw input; the emptiness and size checks on the normalised text.
+ * Checks that a value is text Engram can store and returns it as stored ({@link storedText}:
+ * as written, indentation and inner spacing kept). Character checks run on the raw input; the
+ * emptiness and size checks on the stored text.
  *
  * @throws InvalidInputError `BAD_OPTION` (not a string), `LONE_SURROGATE`, `CONTROL_CHARACTER`,
  *   `BIDI_CONTROL`, `HIDDEN_CHARACTER`, `EMPTY_TEXT`, `TEXT_TOO_LONG` (over `maxBytes` in UTF-8).
  * @example
- * validateText('  Priya is the owner\u2019s sister-in-law ', 'text', 8192)
- * // => 'Priya is the owner’s sister-in-law'
+ * validateText('  Priya is the owner\u2019s  sister-in-law ', 'text', 8192)
+ * // => 'Priya is the owner’s  sister-in-law'
  */
 export function validateText(text: unknown, field: string, maxBytes: number): string {
-  const normal = normalizeText(checkCharacters(expectString(text, field), field))
-  if (normal === '')
+  const normal = storedText(checkCharacters(expectString(text, field), field))
+  if (normal.trim() === '')
     throw new InvalidInputError('EMPTY_TEXT', field, 'expected text, got nothing but whitespace')
   const bytes = utf8Length(normal)
   if (bytes > maxBytes) {

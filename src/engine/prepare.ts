@@ -3,7 +3,7 @@ import { confidenceValue } from '../core/lifecycle.ts'
 import type { LimitOptions } from '../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, DEFAULT_TYPE } from '../core/options.ts'
 import { screenText } from '../core/poison/index.ts'
-import { dedupKey } from '../core/text.ts'
+import { dedupKey, normalizeText } from '../core/text.ts'
 import type {
   Confidence,
   Memory,
@@ -115,10 +115,12 @@ const ITEM_FIELD_NAMES: readonly string[] = ['text', ...REMEMBER_OPTION_NAMES]
 const PATCH_FIELD_NAMES: readonly string[] = Object.keys(PATCH_FIELDS)
 
 /**
- * Everything of a memory that recall hands back as words an LLM will read: the text, aliases,
+ * Everything of a memory that recall hands back as words an LLM will read: the text (as written
+ * and as normalised, so letters spaced out with runs of spaces are read both ways), aliases,
  * tags (a 64-character tag holds "ignore previous instructions" easily), the source (often a URL
- * or a name the writer was told), the type and the summary (recall may return it for the text). `meta` is the host's structured data and the
- * namespace the host's partition key: neither is screened (both are character-checked).
+ * or a name the writer was told), the type, the summary (recall may return it for the text), the
+ * namespace (the formatter prints it in the fence's attributes) and every key and string of
+ * `meta` (hosts render it, and tools hand it back).
  */
 export function screenedText(memory: {
   text: string
@@ -127,9 +129,28 @@ export function screenedText(memory: {
   source: string
   type: string
   summary?: string
+  namespace?: string
+  meta?: Record<string, unknown>
 }): string {
-  const { text, aliases, tags, source, type, summary } = memory
-  return [text, ...aliases, ...tags, source, type, ...(summary ? [summary] : [])].join('\n')
+  const { text, aliases, tags, source, type, summary, namespace, meta } = memory
+  const normal = normalizeText(text)
+  const parts = [text, ...(normal !== text ? [normal] : []), ...aliases, ...tags, source, type]
+  if (summary) parts.push(summary)
+  if (namespace !== undefined) parts.push(namespace)
+  if (meta !== undefined) metaStrings(meta, parts)
+  return parts.join('\n')
+}
+
+/** The keys and string values of `meta`, depth first (it is plain JSON, checked already). */
+function metaStrings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value)
+  else if (Array.isArray(value)) for (const item of value) metaStrings(item, out)
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key)
+      metaStrings(item, out)
+    }
+  }
 }
 
 /**
@@ -202,9 +223,10 @@ function prepareFields(
     tags: validateTags(o.tags, at('tags'), limits.maxTags, limits.maxTagLength),
     aliases: validateAliases(o.aliases, at('aliases'), limits.maxAliases, limits.maxAliasLength),
     source: validateName(o.source ?? DEFAULT_SOURCE, at('source')),
-    trust: oneOf(o.trust ?? 'unverified', TRUST_LEVELS, at('trust')),
+    trust: 'unverified',
     flags: [],
   }
+  prepared.trust = oneOf(o.trust ?? defaultTrust(prepared.source), TRUST_LEVELS, at('trust'))
   if (o.confidence !== undefined)
     prepared.confidence = checkConfidence(o.confidence, at('confidence'))
   if (o.tier !== undefined) prepared.tier = oneOf(o.tier, TIERS, at('tier'))
@@ -217,6 +239,17 @@ function prepareFields(
   if (o.vector !== undefined) prepared.vector = o.vector
   prepared.flags = screen(screenedText(prepared), poison, prefix.replace(/\.$/, ''))
   return prepared
+}
+
+/** Sources that are the user's own side of the conversation: the user, and the agent taking notes. */
+const FIRST_PARTY_SOURCES: ReadonlySet<string> = new Set(['user', DEFAULT_SOURCE])
+
+/**
+ * The trust a write gets when the host names none: text from anywhere but the user's side (a
+ * page, a tool result, an import) is where indirect injection comes from, so it is untrusted.
+ */
+export function defaultTrust(source: string): TrustLevel {
+  return FIRST_PARTY_SOURCES.has(source) ? 'unverified' : 'untrusted'
 }
 
 /** Longest `summary`, in UTF-8 bytes: one line. */

@@ -25,7 +25,12 @@ export interface RememberOptions {
    * the text, since recall hands it to the reader too. @default 'agent'
    */
   source?: string
-  /** @default 'unverified' */
+  /**
+   * How far the reader may rely on the memory. The host decides it; when it does not, a memory
+   * the user or the agent wrote (`source` `'user'` or `'agent'`) is `'unverified'`, and one from
+   * anywhere else (a page, a tool result, an import, a URL) `'untrusted'`.
+   * @default 'unverified' for source 'user' or 'agent', else 'untrusted'
+   */
   trust?: TrustLevel
   /**
    * A level word or a number 0..1. @default by source: 'user' 0.8, 'agent' 0.6, 'import' 0.5,

@@ -26,7 +26,7 @@ export interface Updated {
 }
 
 /** The fields the poison screen reads (see `screenedText`): changing one screens the memory again. */
-const SCREENED = ['text', 'aliases', 'tags', 'source', 'type'] as const
+const SCREENED = ['text', 'aliases', 'tags', 'source', 'type', 'meta'] as const
 
 /** Vectors embedded for this update, by text; null where embedding was tried and gave none. */
 type Embedded = Map<string, Float32Array | null>

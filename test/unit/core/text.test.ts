@@ -1,6 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { dedupKey, foldCase, normalizeText, utf8Length } from '../../../src/core/text.ts'
+import {
+  dedupKey,
+  foldCase,
+  normalizeText,
+  storedText,
+  utf8Length,
+} from '../../../src/core/text.ts'
 
 const SEED = 20260131
 
@@ -141,5 +147,18 @@ describe('utf8Length', () => {
       }),
       { seed: SEED },
     )
+  })
+})
+
+describe('storedText', () => {
+  it('keeps a Makefile recipe’s tab and a YAML block’s indentation, so the snippet still works', () => {
+    const make = 'all:\n\tgo build ./...\n\tgo test ./...'
+    const yaml = 'services:\n  web:\n    image: nginx\n    ports:\n      - "80:80"'
+    expect(storedText(make)).toBe(make)
+    expect(storedText(`${yaml}\n\n`)).toBe(yaml)
+  })
+
+  it('drops only what carries nothing: CR line ends, zero-width separators, trailing spaces', () => {
+    expect(storedText('a  b\u200B \r\n\r\n    c\t \r\n')).toBe('a  b\n\n    c')
   })
 })
