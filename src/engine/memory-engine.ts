@@ -265,7 +265,7 @@ export class MemoryEngine implements MemoryApi {
         retrieval: ctx.retrieval,
         limits: ctx.limits,
         lifecycle: ctx.lifecycle,
-        edges: (ids) => edgesOf(ctx.db, ids),
+        edges: (ids) => ctx.mapped(edgesOf(ctx.db, ids)),
         recent: (limit) =>
           ctx.mapped(ctx.db.memories.orderBy('id').reverse().limit(limit).toArray()),
         indexesUnavailable: () => ctx.sync.rebuilding || indexesFailed(ctx),

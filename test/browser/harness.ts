@@ -170,8 +170,13 @@ export async function waitReady(page: Page): Promise<void> {
     throw new Error(`the app failed to open: ${await page.textContent('#fatal')}`)
 }
 
-/** Waits until the Model card settles and expects it ready (a failed load fails the test). */
-export async function modelReady(page: Page, timeout = 30_000): Promise<void> {
+/**
+ * Waits until the Model card settles and expects it ready (a failed load fails the test). The
+ * wait is on the card's `data-state` changing, bounded by the test's own timeout (`timeout: 0`,
+ * Playwright's "no limit"): a model that loads slowly on a loaded machine makes the test slower,
+ * not failed, and a model that never settles still fails it when the test times out.
+ */
+export async function modelReady(page: Page, timeout = 0): Promise<void> {
   await page.waitForSelector(
     '#model-state[data-state="ready"], #model-state[data-state="failed"]',
     { timeout },
@@ -190,7 +195,8 @@ export async function goOffline(
   page: Page,
   options: { timeout?: number; whileOnline?: () => Promise<void> } = {},
 ): Promise<number> {
-  const timeout = options.timeout ?? 30_000
+  // Like the model wait: bounded by the test's timeout unless told (0 is Playwright's no limit).
+  const timeout = options.timeout ?? 0
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout })
   await options.whileOnline?.()
   await rig.server.close()

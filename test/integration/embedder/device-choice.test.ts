@@ -17,6 +17,7 @@ import {
 } from '../../../src/embedder/transformers-embedder.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { freshIdb } from '../../helpers/engine.ts'
+import { eventually } from '../../helpers/eventually.ts'
 
 const MODELS = fileURLToPath(new URL('../../../.models', import.meta.url))
 const MODEL_DIR = `${MODELS}/${TINY_TEST_MODEL}`
@@ -54,14 +55,6 @@ function auto(store: DeviceChoiceStore, options: TransformersEmbedderOptions = {
 async function keyFor(): Promise<string> {
   const plan = await planDevices({ device: 'auto', trialDevices: CANDIDATES }, true)
   return choiceKey(TINY_TEST_MODEL, plan)
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 20_000) {
-  const start = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
 }
 
 const held: TransformersEmbedder[] = []
@@ -182,7 +175,7 @@ describe("device: 'auto' with more than one candidate", () => {
       ...freshIdb(),
       embedder: track(auto(store)),
     })
-    await until(async () => (await engine.stats()).embedder?.state === 'ready')
+    await eventually(async () => (await engine.stats()).embedder?.state === 'ready')
     const { embedder } = await engine.stats()
     expect(embedder?.deviceSource).toBe('remembered')
     expect(embedder?.trial?.entries.map((e) => e.device)).toEqual([...CANDIDATES])

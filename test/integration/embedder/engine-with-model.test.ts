@@ -8,6 +8,7 @@ import { TransformersEmbedder } from '../../../src/embedder/transformers-embedde
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { EngramDatabase } from '../../../src/storage/index.ts'
 import { freshIdb } from '../../helpers/engine.ts'
+import { eventually } from '../../helpers/eventually.ts'
 
 const MODELS = fileURLToPath(new URL('../../../.models', import.meta.url))
 
@@ -60,14 +61,6 @@ class GatedEmbedder implements Embedder {
   }
 }
 
-async function until(condition: () => Promise<boolean>, timeoutMs = 20_000) {
-  const start = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
 beforeAll(async () => {
   await ensureModel('tiny', MODELS)
 })
@@ -76,7 +69,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
   it('remembers and recalls through the generated model', async () => {
     const engine = await MemoryEngine.open({ name: 'real', ...freshIdb(), embedder: tiny() })
     await engine.rememberMany(FACTS.map((text) => ({ text })))
-    await until(async () => (await engine.stats()).pendingVectors === 0)
+    await eventually(async () => (await engine.stats()).pendingVectors === 0)
     const result = await engine.recall('metric units', { mode: 'semantic' })
     expect(result.degraded).toBeUndefined()
     expect(result.hits).toHaveLength(5)
@@ -111,7 +104,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     expect(early.hits[0]?.text).toBe(FACTS[0])
 
     gated.open()
-    await until(async () => (await engine.stats()).pendingVectors === 0)
+    await eventually(async () => (await engine.stats()).pendingVectors === 0)
     const after = await engine.stats()
     expect(after.vectors).toBe(FACTS.length)
     expect(events).toContain('model-ready')
@@ -134,8 +127,10 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     expect(['loading', 'reembedding']).toContain(during.degraded)
     expect(during.hits.every((h) => h.lists.vector === undefined)).toBe(true)
     gated.open()
-    await until(async () => (await second.stats()).pendingVectors === 0)
-    await until(async () => (await second.recall('metric', { log: false })).degraded === undefined)
+    await eventually(async () => (await second.stats()).pendingVectors === 0)
+    await eventually(
+      async () => (await second.recall('metric', { log: false })).degraded === undefined,
+    )
     await second.close()
 
     const db = new EngramDatabase('swap', idb)
@@ -153,7 +148,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     })
     const engine = await MemoryEngine.open({ name: 'broken', ...freshIdb(), embedder: broken })
     await engine.rememberMany(FACTS.map((text) => ({ text })))
-    await until(async () => (await engine.stats()).embedder?.state === 'failed')
+    await eventually(async () => (await engine.stats()).embedder?.state === 'failed')
     const result = await engine.recall('metric units')
     expect(result.degraded).toBe('failed')
     expect(result.hits[0]?.text).toBe(FACTS[0])

@@ -17,6 +17,7 @@ import {
   openEngine,
   readTables,
   STRESS,
+  Survival,
   seeded,
   settled,
   tally,
@@ -80,8 +81,7 @@ describe('database closed underneath', () => {
     await dryEngine.close()
 
     const rand = seeded(1729)
-    let faults = 0
-    let survived = 0
+    const survival = new Survival()
     let acknowledged = 0
     let lost = 0
     let rejected = 0
@@ -99,26 +99,28 @@ describe('database closed underneath', () => {
         await e.close()
         continue
       }
-      faults++
-      expect(stepper.hung, `closeAt ${closeAt}`).toBe(0)
-      for (const error of stepper.errors) expect(error).toBeInstanceOf(EngramError)
       rejected += stepper.errors.length
-      // The engine reopened on its own: it answers and agrees with the tables.
-      expectVerified(await e.verify())
-      const after = await e.remember(`written after the close ${i}`)
-      ack.wrote(after.id, `written after the close ${i}`)
-      await e.close()
-      const tables = await readTables(name, idb)
-      const missing = ack.lost(tables)
-      acknowledged += ack.size
-      lost += missing.length
-      expect(missing, `closeAt ${closeAt}`).toEqual([])
-      expect(halfWritten(tables), `closeAt ${closeAt}`).toEqual([])
-      const again = await openEngine(name, idb)
-      expectVerified(await again.verify())
-      await again.close()
-      survived++
+      await survival.check(async () => {
+        expect(stepper.hung, `closeAt ${closeAt}`).toBe(0)
+        for (const error of stepper.errors) expect(error).toBeInstanceOf(EngramError)
+        // The engine reopened on its own: it answers and agrees with the tables.
+        expectVerified(await e.verify())
+        const after = await e.remember(`written after the close ${i}`)
+        ack.wrote(after.id, `written after the close ${i}`)
+        await e.close()
+        const tables = await readTables(name, idb)
+        const missing = ack.lost(tables)
+        acknowledged += ack.size
+        lost += missing.length
+        expect(missing, `closeAt ${closeAt}`).toEqual([])
+        expect(halfWritten(tables), `closeAt ${closeAt}`).toEqual([])
+        const again = await openEngine(name, idb)
+        expectVerified(await again.verify())
+        await again.close()
+      })
+      await e.close().catch(() => {})
     }
+    const { faults, survived } = survival
     expect(faults).toBeGreaterThan(POINTS * 0.8)
     tally(
       {
@@ -131,6 +133,7 @@ describe('database closed underneath', () => {
       { faults, survived, acknowledged, lost },
     )
     console.info(`closed underneath: ${faults} closes, ${rejected} calls rejected (typed)`)
+    survival.assertAll()
   })
 
   it('says the next call reopens, and the next call does', async () => {
@@ -153,8 +156,7 @@ describe('schema upgrade from another connection', () => {
   it('closes, reports closed and MemoryClosedError, never hangs, and keeps acknowledged writes', {
     timeout: STRESS ? 300_000 : 60_000,
   }, async () => {
-    let faults = 0
-    let survived = 0
+    const survival = new Survival()
     let acknowledged = 0
     let lost = 0
     const runs = STRESS ? 40 : 8
@@ -188,29 +190,29 @@ describe('schema upgrade from another connection', () => {
       for (let turn = 0; turn < i; turn++) await new Promise((r) => setImmediate(r))
       const up = upgrader(name, idb)
       const opened = await settled(up.open(), 5000)
-      faults++
-      expect(opened).toMatchObject({ ok: true })
-      for (const outcome of [...(await Promise.all(calls)), await update]) {
-        expect(outcome).not.toHaveProperty('hung')
-        if ('ok' in outcome && !outcome.ok) {
-          expect(outcome.error).toBeInstanceOf(MemoryClosedError)
-          outcomes.closed++
-        } else outcomes.done++
-      }
-      expect(events).toContainEqual({ type: 'closed', reason: 'versionchange' })
-      await expect(e.remember('too late')).rejects.toBeInstanceOf(MemoryClosedError)
-      await expect(e.recall('too late')).rejects.toBeInstanceOf(MemoryClosedError)
-      await expect(e.verify()).rejects.toBeInstanceOf(MemoryClosedError)
-      await expect(e.catchUp()).rejects.toBeInstanceOf(MemoryClosedError)
-      await expect(e.close()).resolves.toBeUndefined()
-      expect(disposed).toBe(1)
-      const rows = await up.table('memories').toArray()
-      const missing = ack.lost({ memories: rows, vectors: [], changes: [] })
-      acknowledged += ack.size
-      lost += missing.length
-      expect(missing).toEqual([])
+      await survival.check(async () => {
+        expect(opened).toMatchObject({ ok: true })
+        for (const outcome of [...(await Promise.all(calls)), await update]) {
+          expect(outcome).not.toHaveProperty('hung')
+          if ('ok' in outcome && !outcome.ok) {
+            expect(outcome.error).toBeInstanceOf(MemoryClosedError)
+            outcomes.closed++
+          } else outcomes.done++
+        }
+        expect(events).toContainEqual({ type: 'closed', reason: 'versionchange' })
+        await expect(e.remember('too late')).rejects.toBeInstanceOf(MemoryClosedError)
+        await expect(e.recall('too late')).rejects.toBeInstanceOf(MemoryClosedError)
+        await expect(e.verify()).rejects.toBeInstanceOf(MemoryClosedError)
+        await expect(e.catchUp()).rejects.toBeInstanceOf(MemoryClosedError)
+        await expect(e.close()).resolves.toBeUndefined()
+        expect(disposed).toBe(1)
+        const rows = await up.table('memories').toArray()
+        const missing = ack.lost({ memories: rows, vectors: [], changes: [] })
+        acknowledged += ack.size
+        lost += missing.length
+        expect(missing).toEqual([])
+      })
       up.close()
-      survived++
     }
     console.info(`upgrade: ${outcomes.done} calls in flight finished, ${outcomes.closed} closed`)
     expect(outcomes.closed).toBeGreaterThan(0)
@@ -224,8 +226,9 @@ describe('schema upgrade from another connection', () => {
         expected:
           "old engine closes its connection (upgrade not blocked), emits { type: 'closed' }, in-flight calls settle (done or MemoryClosedError), later calls MemoryClosedError",
       },
-      { faults, survived, acknowledged, lost },
+      { faults: survival.faults, survived: survival.survived, acknowledged, lost },
     )
+    survival.assertAll()
   })
 
   it('closes when another connection deletes the database', async () => {

@@ -16,6 +16,7 @@ import {
   openEngine,
   readTables,
   STRESS,
+  Survival,
   seeded,
   settled,
   tally,
@@ -62,8 +63,7 @@ describe('worker terminated mid-write', () => {
     expect(total).toBeGreaterThan(40)
 
     const rand = seeded(2291)
-    let faults = 0
-    let survived = 0
+    const survival = new Survival()
     let acknowledged = 0
     let lost = 0
     for (let i = 0; i < POINTS; i++) {
@@ -76,25 +76,26 @@ describe('worker terminated mid-write', () => {
       const ack = new Acknowledged()
       await mixedWorkload(doomed, ack, untilDead(injector), i)
       if (!injector.dead) continue // the workload finished first (background work varies)
-      faults++
       // `doomed` is abandoned: no close(), its connection stays as the dead worker left it.
       const revived = await openEngine(name, idb)
-      const report = await revived.verify()
-      const tables = await readTables(name, idb)
-      const missing = ack.lost(tables)
-      const half = halfWritten(tables)
-      acknowledged += ack.size
-      lost += missing.length
-      expect(missing, `killAt ${killAt}`).toEqual([])
-      expect(half, `killAt ${killAt}`).toEqual([])
-      expectVerified(report)
-      // The revived memory is fully usable.
-      const next = await settled(revived.remember(`after the crash ${i}`))
-      expect(next).toMatchObject({ ok: true })
-      expectVerified(await revived.verify())
-      await revived.close()
-      survived++
+      await survival.check(async () => {
+        const report = await revived.verify()
+        const tables = await readTables(name, idb)
+        const missing = ack.lost(tables)
+        const half = halfWritten(tables)
+        acknowledged += ack.size
+        lost += missing.length
+        expect(missing, `killAt ${killAt}`).toEqual([])
+        expect(half, `killAt ${killAt}`).toEqual([])
+        expectVerified(report)
+        // The revived memory is fully usable.
+        const next = await settled(revived.remember(`after the crash ${i}`))
+        expect(next).toMatchObject({ ok: true })
+        expectVerified(await revived.verify())
+      })
+      await revived.close().catch(() => {})
     }
+    const { faults, survived } = survival
     expect(faults).toBeGreaterThan(POINTS * 0.8)
     tally(
       {
@@ -106,6 +107,7 @@ describe('worker terminated mid-write', () => {
       },
       { faults, survived, acknowledged, lost },
     )
+    survival.assertAll()
   })
 
   it('a call whose transaction the termination aborted rejects with a typed error or never answers', async () => {

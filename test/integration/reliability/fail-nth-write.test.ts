@@ -3,6 +3,7 @@ import { type EngramError, StorageError, StorageFullError } from '../../../src/c
 import type { Embedder, EmbedderState, EmbedKind } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
+import { eventually } from '../../helpers/eventually.ts'
 import {
   content,
   expectVerified,
@@ -13,6 +14,7 @@ import {
   halfWritten,
   openEngine,
   readTables,
+  Survival,
   tally,
   writeTally,
 } from './harness.ts'
@@ -67,6 +69,8 @@ async function sweepOnce(
   outcome: 'done' | 'undone'
   after: string[]
   acknowledged: number
+  /** The first check that failed, kept so the sweep counts this run as not survived. */
+  failure?: unknown
 }> {
   const idb = freshFactory()
   const name = `sweep-${++run}`
@@ -83,38 +87,45 @@ async function sweepOnce(
   const firedInCall = faults.fired > 0
   const duringOp = faults.mutations
   const after = content(await readTables(name, idb))
-  let outcome: 'done' | 'undone'
-  if (error !== undefined) {
-    expect(firedInCall, `the call failed without a fault: ${String(error)}`).toBe(true)
-    expect(error).toBeInstanceOf(EXPECTED_ERROR[kind])
-    expect(after).toEqual(before)
-    outcome = 'undone'
-  } else outcome = 'done'
-  expectVerified(await engine.verify())
-  if (firedInCall) {
-    // Still usable after the fault: a new write lands and agrees.
-    faults.disarm()
-    const follow = await engine.remember(fact(900))
-    expectVerified(await engine.verify())
-    expect(await engine.get(follow.id)).toBeDefined()
-  }
-  // A fault not spent on the call hits close() (its snapshot): close still resolves.
-  await engine.close()
-  const fired = faults.fired > 0
-  const tables = await readTables(name, idb)
-  expect(halfWritten(tables)).toEqual([])
-  // Everything there after the call (seeds included) is still there after close().
-  expect(content(tables)).toEqual(expect.arrayContaining(after))
-  const reopened = await openEngine(name, idb)
-  expectVerified(await reopened.verify())
-  expect(await reopened.count()).toBe(tables.memories.length)
-  const again = await reopened.remember(fact(901))
-  expectVerified(await reopened.verify())
-  expect(await reopened.get(again.id)).toBeDefined()
-  await reopened.close()
-  // The seeds and the follow-up writes were acknowledged; the content checks above found them.
+  const outcome = error === undefined ? 'done' : 'undone'
+  // The acknowledged seeds and follow-up writes; the content checks below find them.
   const acknowledged = SEEDS + (firedInCall ? 2 : 1)
-  return { fired, mutations: duringOp, outcome, after, acknowledged }
+  try {
+    await checkRun()
+  } catch (failure) {
+    await engine.close().catch(() => {})
+    return { fired: faults.fired > 0, mutations: duringOp, outcome, after, acknowledged, failure }
+  }
+  return { fired: faults.fired > 0, mutations: duringOp, outcome, after, acknowledged }
+
+  async function checkRun(): Promise<void> {
+    if (error !== undefined) {
+      expect(firedInCall, `the call failed without a fault: ${String(error)}`).toBe(true)
+      expect(error).toBeInstanceOf(EXPECTED_ERROR[kind])
+      expect(after).toEqual(before)
+    }
+    expectVerified(await engine.verify())
+    if (firedInCall) {
+      // Still usable after the fault: a new write lands and agrees.
+      faults.disarm()
+      const follow = await engine.remember(fact(900))
+      expectVerified(await engine.verify())
+      expect(await engine.get(follow.id)).toBeDefined()
+    }
+    // A fault not spent on the call hits close() (its snapshot): close still resolves.
+    await engine.close()
+    const tables = await readTables(name, idb)
+    expect(halfWritten(tables)).toEqual([])
+    // Everything there after the call (seeds included) is still there after close().
+    expect(content(tables)).toEqual(expect.arrayContaining(after))
+    const reopened = await openEngine(name, idb)
+    expectVerified(await reopened.verify())
+    expect(await reopened.count()).toBe(tables.memories.length)
+    const again = await reopened.remember(fact(901))
+    expectVerified(await reopened.verify())
+    expect(await reopened.get(again.id)).toBeDefined()
+    await reopened.close()
+  }
 }
 
 describe('fail the Nth write', () => {
@@ -123,20 +134,25 @@ describe('fail the Nth write', () => {
       it(`${label}: every injected ${kind} leaves the call whole or absent, typed, and the engine usable`, async () => {
         // The fault-free run says what "fully happened" looks like.
         const clean = await sweepOnce(op, 0, kind)
+        if (clean.failure) throw clean.failure
         expect(clean.fired).toBe(false)
-        let faults = 0
-        let survived = 0
+        const survival = new Survival()
         let acknowledged = 0
         const outcomes = { done: 0, undone: 0 }
         for (let n = 1; ; n++) {
           const result = await sweepOnce(op, n, kind)
-          if (!result.fired) break
-          faults++
-          if (result.outcome === 'done') expect(result.after).toEqual(clean.after)
+          if (!result.fired) {
+            if (result.failure) throw result.failure
+            break
+          }
+          await survival.check(() => {
+            if (result.failure) throw result.failure
+            if (result.outcome === 'done') expect(result.after).toEqual(clean.after)
+          })
           outcomes[result.outcome]++
           acknowledged += result.acknowledged
-          survived++
         }
+        const { faults, survived } = survival
         // Every write of the call itself was a fault point, and each one undid the call.
         expect(outcomes.undone).toBeGreaterThanOrEqual(1)
         tally(
@@ -150,6 +166,7 @@ describe('fail the Nth write', () => {
           },
           { faults, survived, acknowledged },
         )
+        survival.assertAll()
       })
     }
   }
@@ -180,18 +197,14 @@ class LateEmbedder implements Embedder {
   }
 }
 
-async function embedded(e: MemoryEngine, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while ((await e.stats()).pendingVectors > 0) {
-    if (Date.now() > until) throw new Error('the backfill never finished')
-    await new Promise((r) => setTimeout(r, 10))
-  }
+/** Resolves once every memory has its vector. */
+function embedded(e: MemoryEngine): Promise<void> {
+  return eventually(async () => (await e.stats()).pendingVectors === 0, 'the backfill ended')
 }
 
 describe('fail the Nth write of the background backfill', () => {
   it('regression: a failed backfill batch left memories unembedded for the rest of the session', async () => {
-    let faults = 0
-    let survived = 0
+    const survival = new Survival()
     for (let n = 1; ; n++) {
       const idb = freshFactory()
       const name = `backfill-${n}`
@@ -203,24 +216,34 @@ describe('fail the Nth write of the background backfill', () => {
       expect((await e.stats()).pendingVectors).toBe(40)
       injector.arm({ failAt: n })
       late.ready()
-      // The backfill runs a batch at a time; a fault stops it where it strikes, and it is tried
-      // again after a back-off, on the same engine.
-      await embedded(e)
-      expectVerified(await e.verify())
-      await e.close()
-      const fired = injector.fired > 0
-      const tables = await readTables(name, idb)
-      expect(tables.memories).toHaveLength(40)
-      for (const r of results) expect(tables.memories.map((m) => m.id)).toContain(r.id)
-      const reopened = await openEngine(name, idb)
-      await embedded(reopened)
-      expectVerified(await reopened.verify())
-      expect(halfWritten(await readTables(name, idb))).toEqual([])
-      await reopened.close()
-      if (!fired) break
-      faults++
-      survived++
+      let failure: unknown
+      try {
+        // The backfill runs a batch at a time; a fault stops it where it strikes, and it is
+        // tried again after a back-off, on the same engine.
+        await embedded(e)
+        expectVerified(await e.verify())
+        await e.close()
+        const tables = await readTables(name, idb)
+        expect(tables.memories).toHaveLength(40)
+        for (const r of results) expect(tables.memories.map((m) => m.id)).toContain(r.id)
+        const reopened = await openEngine(name, idb)
+        await embedded(reopened)
+        expectVerified(await reopened.verify())
+        expect(halfWritten(await readTables(name, idb))).toEqual([])
+        await reopened.close()
+      } catch (error) {
+        failure = error
+        await e.close().catch(() => {})
+      }
+      if (injector.fired === 0) {
+        if (failure) throw failure
+        break
+      }
+      await survival.check(() => {
+        if (failure) throw failure
+      })
     }
+    const { faults, survived } = survival
     expect(faults).toBeGreaterThan(2)
     tally(
       {
@@ -231,5 +254,6 @@ describe('fail the Nth write of the background backfill', () => {
       },
       { faults, survived },
     )
+    survival.assertAll()
   })
 })

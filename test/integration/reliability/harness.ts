@@ -381,6 +381,42 @@ export function writeTally(file: string): void {
   writeFileSync(path, `${JSON.stringify(summary, null, 2)}\n`)
 }
 
+/**
+ * A sweep's faults and how many of them were survived, counted from the checks themselves: each
+ * faulted run's checks go through {@link check}, which keeps a failure instead of throwing it, so
+ * `survived` falls short when a check fails and the tally says so before the test fails on it
+ * ({@link assertAll}, called after `tally`).
+ *
+ * @example
+ * const survival = new Survival()
+ * await survival.check(() => expect(missing).toEqual([]))
+ * tally(row, { faults: survival.faults, survived: survival.survived })
+ * survival.assertAll() // => throws the first failed check, if any
+ */
+export class Survival {
+  faults = 0
+  survived = 0
+  readonly #failures: unknown[] = []
+
+  /** Counts one faulted run, survived when every check in `checks` holds. */
+  async check(checks: () => void | Promise<void>): Promise<boolean> {
+    this.faults++
+    try {
+      await checks()
+      this.survived++
+      return true
+    } catch (error) {
+      this.#failures.push(error)
+      return false
+    }
+  }
+
+  /** Fails with the first check that failed, if one did. */
+  assertAll(): void {
+    if (this.#failures.length > 0) throw this.#failures[0]
+  }
+}
+
 /** Settles within `ms` or says it hung: a fault must never leave a caller waiting forever. */
 export async function settled<T>(
   promise: Promise<T>,

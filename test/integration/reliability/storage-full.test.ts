@@ -14,6 +14,7 @@ import {
   halfWritten,
   openEngine,
   readTables,
+  Survival,
   tally,
   writeTally,
 } from './harness.ts'
@@ -48,18 +49,17 @@ const WRITES: [string, (e: MemoryEngine, ids: string[]) => Promise<unknown>][] =
 
 describe('storage full', () => {
   it('fails every kind of write with StorageFullError while the disk stays full, and recovers', async () => {
-    let faults = 0
-    let survived = 0
+    const survival = new Survival()
     for (const kind of ['quota', 'quota-wrapped'] as const) {
       const { idb, faults: injector, e, ids } = await seededEngine(`full-${kind}`)
       const before = content(await readTables(`full-${kind}`, idb))
       injector.arm({ failAt: 1, failOn: true, kind })
       for (const [label, write] of WRITES) {
-        faults++
-        await expect(write(e, ids), label).rejects.toBeInstanceOf(StorageFullError)
-        expect(content(await readTables(`full-${kind}`, idb)), label).toEqual(before)
-        expectVerified(await e.verify())
-        survived++
+        await survival.check(async () => {
+          await expect(write(e, ids), label).rejects.toBeInstanceOf(StorageFullError)
+          expect(content(await readTables(`full-${kind}`, idb)), label).toEqual(before)
+          expectVerified(await e.verify())
+        })
       }
       // Reads keep answering on a full disk.
       expect((await e.recall(fact(2), { k: 1 })).hits[0]?.id).toBe(ids[2])
@@ -73,7 +73,8 @@ describe('storage full', () => {
       await e.close()
       expect(halfWritten(await readTables(`full-${kind}`, idb))).toEqual([])
     }
-    tally(ROW, { faults, survived })
+    tally(ROW, { faults: survival.faults, survived: survival.survived })
+    survival.assertAll()
   })
 
   it('keeps the earlier batches of an import whole when a later batch hits the quota', async () => {
