@@ -2,9 +2,12 @@ import type { SyncHandle, SyncStatus } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { byId, h } from './dom.ts'
 import { describeError } from './field-errors.ts'
+import { probeServer, reachHint } from './sync-probe.ts'
 
 /** Where the server URL is remembered between visits (the passphrase never is). */
 const URL_KEY = 'engram:sync-url'
+/** The server user is remembered too; its password, like the passphrase, never is. */
+const USER_KEY = 'engram:sync-user'
 
 const STATE_TEXT: Record<SyncStatus['state'] | 'off', string> = {
   off: 'off',
@@ -16,11 +19,25 @@ const STATE_TEXT: Record<SyncStatus['state'] | 'off', string> = {
   error: 'error',
 }
 
+const STARTING: SyncStatus = {
+  state: 'starting',
+  pushed: 0,
+  pulled: 0,
+  applied: 0,
+  conflicts: 0,
+  nearDuplicates: 0,
+  refused: { tampered: 0, rollback: 0, deletion: 0, oversized: 0 },
+  repaired: 0,
+}
+
 /**
- * The "Sync" card: a CouchDB-protocol server URL, a passphrase, Start and Stop, a status badge
- * and the counts. The passphrase goes straight to `memory.sync()` and the field is cleared: it
- * is kept nowhere on this side, in memory or storage (the worker holds only the derived keys
- * while the sync runs). The card is built here and placed after the Storage card.
+ * The "Sync" card: a CouchDB-protocol server URL, the server user and password (`auth`, as a
+ * production CouchDB needs), a passphrase, Start and Stop, a status badge and the counts. The
+ * passphrase and the password go straight to `memory.sync()` and their fields are cleared: they
+ * are kept nowhere on this side, in memory or storage (the worker holds only the derived keys
+ * while the sync runs). When the server cannot be used from this page the card says whether it
+ * refuses the page's origin (CORS, with the settings that allow it) or nothing answers. The
+ * card is built here and placed after the Storage card.
  */
 export function mountSyncPanel(ctx: AppContext): void {
   const url = h('input', {
@@ -38,6 +55,18 @@ export function mountSyncPanel(ctx: AppContext): void {
     placeholder: 'passphrase (the same on every device)',
     required: true,
   })
+  const username = h('input', {
+    id: 'sync-username',
+    autocomplete: 'username',
+    placeholder: 'optional: the server user',
+  })
+  username.value = localStorage.getItem(USER_KEY) ?? ''
+  const password = h('input', {
+    id: 'sync-password',
+    type: 'password',
+    autocomplete: 'current-password',
+    placeholder: 'the server user’s password',
+  })
   const start = h('button', {
     id: 'sync-start',
     type: 'submit',
@@ -49,13 +78,15 @@ export function mountSyncPanel(ctx: AppContext): void {
   const badge = h('span', { id: 'sync-state', class: 'badge', 'data-state': 'off', text: 'off' })
   const detail = h('p', { id: 'sync-detail', class: 'muted small' })
   const error = h('p', { id: 'sync-error', class: 'field-error', role: 'alert' })
+  const hint = h('p', { id: 'sync-hint', class: 'notice warn small', hidden: true })
   const field = (label: string, input: HTMLInputElement) =>
     h('label', { class: 'field' }, h('span', { text: label }), input)
   const form = h(
     'form',
     { id: 'sync-form' },
     field('Server database URL', url),
-    field('Passphrase', passphrase),
+    h('div', { class: 'row' }, field('Server user', username), field('Server password', password)),
+    field('Passphrase (encrypts the memory)', passphrase),
     h('div', { class: 'actions' }, start, stop, badge),
   )
   const card = h(
@@ -69,11 +100,13 @@ export function mountSyncPanel(ctx: AppContext): void {
     form,
     detail,
     error,
+    hint,
   )
   byId('storage-title').closest('section')?.after(card)
 
   let handle: SyncHandle | undefined
   let applied = 0
+  let diagnosed = ''
   const show = (status: SyncStatus | undefined): void => {
     const state = status?.state ?? 'off'
     badge.dataset.state = state
@@ -82,6 +115,10 @@ export function mountSyncPanel(ctx: AppContext): void {
       ? `${status.pushed} sent · ${status.pulled} received · ${status.conflicts} merged`
       : ''
     error.textContent = status?.error ? status.error.message : ''
+    // A server that stops answering mid-sync gets the same diagnosis as one refused at start.
+    const message = status?.error?.message ?? ''
+    if (message !== '' && message !== diagnosed) void explainReach(url.value)
+    diagnosed = message
     const running = status !== undefined && !['complete', 'stopped', 'error'].includes(state)
     start.disabled = running
     stop.disabled = !running
@@ -95,24 +132,45 @@ export function mountSyncPanel(ctx: AppContext): void {
     const secret = passphrase.value
     passphrase.value = ''
     error.textContent = ''
+    hint.hidden = true
     start.disabled = true
-    show({ state: 'starting', pushed: 0, pulled: 0, applied: 0, conflicts: 0, nearDuplicates: 0 })
+    const auth = username.value.trim()
+      ? { username: username.value.trim(), password: password.value }
+      : undefined
+    password.value = ''
+    show(STARTING)
     localStorage.setItem(URL_KEY, url.value)
+    localStorage.setItem(USER_KEY, username.value.trim())
     ctx.memory
-      .sync({ url: url.value, passphrase: secret })
+      .sync({ url: url.value, passphrase: secret, ...(auth && { auth }) })
       .then((started) => {
         handle = started
         started.on(show)
         show(started.status)
       })
-      .catch((failure: unknown) => {
+      .catch(async (failure: unknown) => {
         show(undefined)
         error.textContent = describeError(failure)
+        await explainReach(url.value)
       })
   })
+
+  /** Adds why the server cannot be used from here (CORS, nothing there) and what to do. */
+  async function explainReach(target: string): Promise<void> {
+    const reach = await probeServer(target)
+    hint.textContent = reachHint(reach, location.origin, target)
+    hint.dataset.reach = reach
+    hint.hidden = hint.textContent === ''
+  }
 
   stop.addEventListener('click', () => {
     stop.disabled = true
     void handle?.stop().then(() => show(handle?.status))
+  })
+  // The memory switched in place: its sync ended with it.
+  ctx.onReplaced(() => {
+    handle = undefined
+    show(undefined)
+    hint.hidden = true
   })
 }
