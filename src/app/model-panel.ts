@@ -248,8 +248,12 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     name.textContent = embedder.model
     if (embedder.device) device.textContent = deviceLabel(embedder.device)
     if (embedder.state === 'ready') setState('ready')
-    else if (embedder.state === 'failed' && state.dataset.state !== 'failed') {
-      setState('failed', embedder.error)
+    else if (
+      embedder.state === 'failed' &&
+      (state.dataset.state !== 'failed' || embedder.fallback)
+    ) {
+      // With a fallback that failed too, the configured model's failure is the one to explain.
+      setState('failed', embedder.fallback?.error ?? embedder.error)
     }
     if (stats.pendingVectors > 0 && embedder.state === 'ready') {
       onWork('Embedding memories', 0, stats.pendingVectors)
