@@ -2,8 +2,10 @@
  * A memory shared with other origins, in Chromium: the app's `connect.html` on
  * http://localhost:B is embedded by pages on http://127.0.0.1:<port> (other origins, and
  * another site), which connect with `embedMemory`. The user's clicks in the host page's prompt
- * decide; "Connected sites" (on the host origin) revokes. Third-party storage is allowed in the
- * profile, as it is in Chrome by default.
+ * decide; "Connected sites" (on the host origin) revokes. Third-party cookies are allowed in the
+ * profile (a setting a user can choose), so the host page reaches its first-party storage
+ * without the browser's own prompt, which headless Chromium cannot show. The consent tests
+ * tell which click was taken by the answer: "the user denied" comes only from Deny.
  */
 import { rm } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
@@ -65,6 +67,52 @@ async function answerPrompt(page: Page, origin: string, button: 'Allow' | 'Deny'
   await frame.locator('#consent').waitFor({ state: 'visible' })
   expect(await frame.locator('#consent-origin').textContent()).toBe(origin)
   await frame.getByRole('button', { name: button }).click()
+}
+
+/** The prompt's frame, and its Allow button, once the prompt is shown and takes clicks. */
+async function armedPrompt(page: Page) {
+  const frame = page.frameLocator('iframe[title="Engram memory"]')
+  const allow = frame.getByRole('button', { name: 'Allow' })
+  await frame.locator('#consent').waitFor({ state: 'visible' })
+  await expect.poll(() => allow.isEnabled()).toBe(true)
+  return { frame, allow }
+}
+
+/** The host page's frame, to look inside it as the test (not as the embedding page). */
+function hostFrame(page: Page) {
+  const frame = page.frames().find((f) => f.url().startsWith(`${host}connect.html`))
+  if (!frame) throw new Error('the host page has no frame')
+  return frame
+}
+
+/**
+ * Where `selector` of the host page is drawn on the embedding page's screen while the frame is
+ * zoomed: Playwright's own click takes the zoomed button to be outside the viewport.
+ */
+async function zoomedCentre(page: Page, selector: string): Promise<[number, number]> {
+  const inside = await hostFrame(page).evaluate((s) => {
+    const r = document.querySelector(s)?.getBoundingClientRect()
+    return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : undefined
+  }, selector)
+  const frame = await page.evaluate(() => {
+    const element = document.querySelector('iframe')
+    const r = element?.getBoundingClientRect()
+    return element && r
+      ? { x: r.x, y: r.y, width: r.width, border: element.clientLeft, css: element.offsetWidth }
+      : undefined
+  })
+  if (!inside || !frame) throw new Error(`no ${selector} in the frame`)
+  const scale = frame.width / frame.css
+  return [frame.x + (frame.border + inside.x) * scale, frame.y + (frame.border + inside.y) * scale]
+}
+
+/** What a connection answered once the user clicked Deny: the user's refusal, nothing else. */
+const DENIED_BY_USER = {
+  ok: false,
+  name: 'AccessDeniedError',
+  code: 'ACCESS_DENIED',
+  message: expect.stringMatching(/the user denied/),
+  typed: true,
 }
 
 async function allowed(): Promise<{ page: Page; origin: string; namespace: string }> {
@@ -217,5 +265,57 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('a memory shared with other origins', ()
     await expect.poll(() => allow.isEnabled()).toBe(true)
     await allow.click()
     expect(await connecting).toMatchObject({ ok: true, value: { namespace: `origin:${origin}` } })
+  })
+
+  it('ignores a real click on Allow while the embedding page zooms the frame out', async () => {
+    const { page, origin } = await embedderOnNewOrigin()
+    const connecting = connect(page)
+    const { allow } = await armedPrompt(page)
+    await page.evaluate(() => {
+      const frame = document.querySelector('iframe')
+      if (frame) frame.style.zoom = '0.15'
+    })
+    // IntersectionObserver v2 still calls the prompt visible; its rendered size says otherwise.
+    await expect.poll(() => allow.isEnabled()).toBe(false)
+    await hostFrame(page).evaluate(() => {
+      const seen = (event: Event) => {
+        if (event.target instanceof HTMLElement) document.body.dataset.pressed = event.target.id
+      }
+      document.addEventListener('pointerdown', seen, { capture: true })
+    })
+    // Clicked until a press reaches the button: Chromium drops input to a cross-origin frame
+    // that has just moved (zoom moves it), and the press reaches the frame's process later.
+    const at = await zoomedCentre(page, '#consent-allow')
+    await expect
+      .poll(async () => {
+        await page.mouse.click(...at)
+        return hostFrame(page).evaluate(() => document.body.dataset.pressed)
+      })
+      .toBe('consent-allow')
+
+    await page.evaluate(() => {
+      const frame = document.querySelector('iframe')
+      if (frame) frame.style.zoom = ''
+    })
+    await answerPrompt(page, origin, 'Deny')
+    expect(await connecting).toMatchObject({ ...DENIED_BY_USER, origin })
+  })
+
+  it('ignores Tab Tab Enter and Tab Tab Space typed into a frame the embedding page focused', async () => {
+    const { page, origin } = await embedderOnNewOrigin()
+    const connecting = connect(page)
+    await armedPrompt(page)
+    await page.evaluate(() => document.querySelector('iframe')?.focus())
+    for (const keys of [
+      ['Tab', 'Tab', 'Enter'],
+      ['Shift+Tab', 'Tab', 'Space'],
+    ]) {
+      for (const key of keys) await page.keyboard.press(key)
+    }
+    // The keys reached the prompt: the focus is on Allow.
+    expect(await hostFrame(page).evaluate(() => document.activeElement?.id)).toBe('consent-allow')
+
+    await answerPrompt(page, origin, 'Deny')
+    expect(await connecting).toMatchObject({ ...DENIED_BY_USER, origin })
   })
 })
