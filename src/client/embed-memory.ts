@@ -14,7 +14,11 @@ import type { MemoryClient } from './memory-client.ts'
 export interface EmbedMemoryOptions {
   /** The memory's host page, e.g. `'https://memory.example/connect.html'`. */
   host: string | URL
-  /** First event listener; more can be added with `on()`. */
+  /**
+   * First event listener; more can be added with `on()`. An origin hears its own part: `change`
+   * only when its namespaces hold something new, numbered by its own count from 1; model events
+   * as they come; nothing of the rest of the memory, and nothing once the user revokes it.
+   */
   onEvent?: MemoryEventListener
   /** Where the host page's iframe goes. @default document.body */
   container?: HTMLElement
