@@ -1,10 +1,11 @@
-import type { Degraded, RecallHit, RecallMode, RecallOptions, RecallResult } from '../index.ts'
+import type { RecallHit, RecallMode, RecallOptions, RecallResult } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { busy, byId, h } from './dom.ts'
 import { clearErrors, describeError, showError } from './field-errors.ts'
 import { highlightedHitText } from './highlight-view.ts'
 import { openPage } from './pages-panel.ts'
 import { addRelationChips } from './relation-chips.ts'
+import { counted, DEGRADED_WORDS } from './words.ts'
 
 /** Dispatched on `window` after a recall is shown; `detail` is the query. */
 export const RECALLED = 'engram:recalled'
@@ -17,14 +18,6 @@ const VIA_TITLES: Record<RecallHit['via'], string> = {
   tag: 'a tag named in the question matched',
   rel: 'related to another hit (expand)',
   recent: 'among the newest memories (the indexes were unavailable: rebuilding or failed)',
-}
-
-const DEGRADED_WORDS: Record<Degraded, string> = {
-  'no-embedder': 'keyword-only: no embedding model is configured',
-  loading: 'keyword-only: the model is still loading',
-  failed: 'keyword-only: the model could not load',
-  reembedding: 'keyword-only: memories are being re-embedded for a new model',
-  recency: 'newest memories only: the indexes are unavailable (see the explanations)',
 }
 
 /** A recall as the card asked it, so "show them" can ask it again with the floor off. */
@@ -108,7 +101,7 @@ async function ask(
 function renderResult(view: RecallView, result: RecallResult, above?: ReadonlySet<string>): void {
   const { list, meta } = view
   const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
-  meta.textContent = `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
+  meta.textContent = `${counted(result.hits.length, 'hit')} in ${result.tookMs.toFixed(1)} ms${degraded}`
   meta.dataset.degraded = result.degraded ?? ''
   const recall = ++view.shown
   if (result.hits.length === 0) {

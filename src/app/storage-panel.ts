@@ -1,5 +1,6 @@
 import type { AppContext } from './context.ts'
 import { byId, formatBytes } from './dom.ts'
+import { counted } from './words.ts'
 
 /** The "Storage" card: bytes used of the quota, and a request for persistent storage. */
 export function mountStoragePanel(ctx: AppContext): { refresh(): Promise<void> } {
@@ -12,8 +13,7 @@ export function mountStoragePanel(ctx: AppContext): { refresh(): Promise<void> }
 
   async function refresh(): Promise<void> {
     const memories = await ctx.memory.count().catch(() => undefined)
-    if (memories !== undefined)
-      count.textContent = `${memories} memor${memories === 1 ? 'y' : 'ies'}`
+    if (memories !== undefined) count.textContent = counted(memories, 'memory', 'memories')
     if (!storage?.estimate) {
       text.textContent = 'This browser does not report storage use.'
       return

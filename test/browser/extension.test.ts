@@ -153,6 +153,8 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('the browser extension in Chromium', () 
 
     const panel = await openSidePanel()
     await expect.poll(() => panel.textContent('#recent')).toContain(FACT)
+    // The PWA's plurals (issue 27): not "1 memories".
+    await expect.poll(() => panel.textContent('#status')).toBe('1 memory')
 
     // Keyword hits at once; once the model has embedded the memory, both lists agree.
     await expect
@@ -165,6 +167,8 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('the browser extension in Chromium', () 
       .not.toMatch(/keyword-only/)
     const { hits, meta } = await recallInPanel(panel, 'when is the staging snapshot restored?')
     expect(meta).toMatch(/^1 hit in [\d.]+ ms$/)
+    // Which model answers, as the PWA's Model card says it.
+    await expect.poll(() => panel.textContent('#model-why')).toMatch(/ answers/)
     expect(hits).toHaveLength(1)
     expect(hits[0]).toMatchObject({ text: FACT, via: 'both', source: info.pageUrl })
     expect(hits[0]?.explanation).toMatch(

@@ -3,6 +3,9 @@
  * "Remember selection" from any tab shows up here at once, through the memory's change events).
  */
 import { connectMemory, type MemoryClient, type RecallHit } from 'engram'
+// The PWA's words: the panel counts, and explains a keyword-only recall, as the app does.
+import { whoAnswers } from '../../../src/app/model-reason.ts'
+import { counted, DEGRADED_WORDS } from '../../../src/app/words.ts'
 import { CONNECT, MEMORY_NAME } from './messages.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
@@ -15,7 +18,9 @@ async function openPanelMemory(onChange: () => void): Promise<MemoryClient> {
   return connectMemory(port1, {
     name: MEMORY_NAME,
     onEvent: (event) => {
-      if (event.type === 'change') onChange()
+      // A model that finished loading (or failed) changes what the panel says answers.
+      if (event.type === 'change' || event.type === 'model-ready' || event.type === 'model-failed')
+        onChange()
     },
   })
 }
@@ -27,7 +32,7 @@ function hitItem(hit: RecallHit): HTMLLIElement {
   text.className = 'hit-text'
   text.textContent = hit.text
   const via = document.createElement('span')
-  via.className = 'via'
+  via.className = `via via-${hit.via}`
   via.textContent = hit.via
   const source = document.createElement('a')
   source.className = 'source small'
@@ -40,7 +45,10 @@ function hitItem(hit: RecallHit): HTMLLIElement {
   const explanation = document.createElement('p')
   explanation.className = 'explanation'
   explanation.textContent = hit.explanation
-  item.append(text, via, source, explanation)
+  const head = document.createElement('div')
+  head.className = 'hit-head'
+  head.append(via, source)
+  item.append(head, text, explanation)
   return item
 }
 
@@ -52,12 +60,22 @@ async function main(): Promise<void> {
     $('recent').replaceChildren(
       ...items.map((m) => {
         const li = document.createElement('li')
-        li.textContent = m.text
+        li.className = 'memory'
+        const text = document.createElement('p')
+        text.className = 'memory-text'
+        text.textContent = m.text
         li.title = m.source
+        li.append(text)
         return li
       }),
     )
-    $('status').textContent = `${await memory.count()} memories`
+    $('status').textContent = counted(await memory.count(), 'memory', 'memories')
+    await showModel()
+  }
+  /** Which model answers and why, from the memory's stats (as the PWA's Model card says it). */
+  const showModel = async (): Promise<void> => {
+    const stats = await memory?.stats().catch(() => undefined)
+    if (stats) $('model-why').textContent = whoAnswers(stats.embedder)
   }
   memory = await openPanelMemory(() => void refreshRecent())
   await refreshRecent()
@@ -68,9 +86,11 @@ async function main(): Promise<void> {
     try {
       const result = await memory.recall(query)
       $('hits').replaceChildren(...result.hits.map(hitItem))
-      const degraded = result.degraded ? ` · keyword-only (${result.degraded})` : ''
+      const degraded = result.degraded ? ` · ${DEGRADED_WORDS[result.degraded]}` : ''
       $('recall-meta').textContent =
-        `${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} in ${result.tookMs.toFixed(1)} ms${degraded}`
+        `${counted(result.hits.length, 'hit')} in ${result.tookMs.toFixed(1)} ms${degraded}`
+      // A keyword-only answer names its reason; the line above the cards says why in full.
+      if (result.degraded) await showModel()
     } catch (error) {
       $('hits').replaceChildren()
       $('recall-meta').textContent = (error as Error).message
