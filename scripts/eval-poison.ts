@@ -6,6 +6,11 @@
  *   npx tsx scripts/eval-poison.ts --holdout    # the untouched split instead of the tuning one
  *   npx tsx scripts/eval-poison.ts --misses     # also list every miss and false positive
  *   npx tsx scripts/eval-poison.ts --no-timing --no-semantic
+ *   npx tsx scripts/eval-poison.ts --public     # held-out public sources and real chat only
+ *
+ * `--public` reads `../shared/eval/poison/public-train.json` and `../shared/eval` (LoCoMo turns,
+ * MSC persona facts): per held-out source and per style, the rules alone and the whole screen
+ * (rules + the learned stage); the training sources as a check, marked in-sample.
  *
  * The holdout split is read only with `--holdout`: it is meant to be run once, on the final
  * screen, and reported as it comes out.
@@ -20,11 +25,19 @@ import {
   semanticScreen,
   withSemantic,
 } from '../src/core/poison/index.ts'
+import { readingOf } from '../src/core/poison/model/features.ts'
+import { scoreReading } from '../src/core/poison/model/learned.ts'
+import { fold } from '../src/core/poison/normalise.ts'
 import { NgramEmbedder } from '../src/embedder/ngram-embedder.ts'
 import { ATTACKS, BENIGN, ORDINARY } from '../test/fixtures/poison-corpus.ts'
 import type { PoisonCase } from '../test/fixtures/poison-tuning.ts'
 
 const args = new Set(process.argv.slice(2))
+if (args.has('--public')) {
+  const { evaluatePublic } = await import('./eval-poison-public.ts')
+  await evaluatePublic()
+  process.exit(0)
+}
 const HOLDOUT = args.has('--holdout')
 const SHOW_MISSES = args.has('--misses')
 const SCREENS = 100_000
@@ -232,11 +245,14 @@ if (!args.has('--no-semantic')) {
  * Mean time per screen over `SCREENS` calls cycling through `texts`, after a warm-up: wall clock,
  * and CPU time of this process, which a busy machine disturbs less.
  */
-function timePerScreen(texts: readonly string[]): { wall: number; cpu: number } {
-  for (let i = 0; i < 10_000; i++) screenText(texts[i % texts.length] ?? '')
+function timePerScreen(
+  texts: readonly string[],
+  run: (text: string) => unknown = screenText,
+): { wall: number; cpu: number } {
+  for (let i = 0; i < 10_000; i++) run(texts[i % texts.length] ?? '')
   const cpu = process.cpuUsage()
   const started = performance.now()
-  for (let i = 0; i < SCREENS; i++) screenText(texts[i % texts.length] ?? '')
+  for (let i = 0; i < SCREENS; i++) run(texts[i % texts.length] ?? '')
   const wall = ((performance.now() - started) * 1000) / SCREENS
   const used = process.cpuUsage(cpu)
   return { wall, cpu: (used.user + used.system) / SCREENS }
@@ -263,4 +279,18 @@ if (!args.has('--no-timing')) {
     const { wall, cpu } = timePerScreen(texts)
     console.log(row([label, mean(texts), cpu.toFixed(2), wall.toFixed(2)]))
   }
+  const learned = (text: string) => scoreReading(readingOf(fold(text)))
+  const { wall, cpu } = timePerScreen(ordinary, learned)
+  console.log(
+    row([
+      'the learned stage alone, ordinary facts',
+      mean(ordinary),
+      cpu.toFixed(2),
+      wall.toFixed(2),
+    ]),
+  )
+  const screen = timePerScreen(ordinary).cpu
+  console.log(
+    `\nA 10k import screens for about ${Math.round((screen * 10_000) / 1000)} ms of CPU (ordinary facts); the 10k bulk import in docs/benchmarks.md takes 6.0 s, so the screen is about ${((screen * 10_000) / 60_000).toFixed(1)}% of it.`,
+  )
 }

@@ -36,6 +36,11 @@ export const POISON_RULES = [
   'self-propagation',
   /** Close in meaning to an attack prototype, by the memory's own embedding (`semanticScreen`). */
   'semantic-similarity',
+  /**
+   * The learned stage: a linear model over hashed n-grams reads the text as an attack. The
+   * excerpt lists the word n-grams that weighed most (`"your reply" · "add" · "base32"`).
+   */
+  'learned',
 ] as const
 
 /** One of {@link POISON_RULES}. */

@@ -5,8 +5,8 @@
  *
  * One pass is a pipeline of short stages over several readings of the text:
  * reveal hidden characters → fold (case, marks, look-alikes) → phrases, structure, lexicon →
- * re-read squeezed and leetspeak → decode payloads and screen them again → discount quoted
- * mentions → combine the signals into a verdict.
+ * re-read squeezed and leetspeak → the learned stage (`model/`) → decode payloads and screen
+ * them again → discount quoted mentions → combine the signals into one score and one verdict.
  *
  * A speed bump, not a guarantee; see `docs/security.md`. No DOM, no Node: runs in a worker and
  * in Node alike.
@@ -16,6 +16,14 @@ import { revealHidden } from './hidden.ts'
 import { Hits, verdictOf } from './hits.ts'
 import { matchLexicon } from './lexicon.ts'
 import { discountMentions } from './mention.ts'
+import { readingOf } from './model/features.ts'
+import {
+  type LearnedModel,
+  probabilityOf,
+  scoreReading,
+  shippedModel,
+  topNgrams,
+} from './model/learned.ts'
 import { fold, type Layer, squeeze, unleet } from './normalise.ts'
 import { matchPhrases } from './phrases.ts'
 import type { PoisonFinding, PoisonVerdict } from './rules.ts'
@@ -24,6 +32,8 @@ import { matchStructure } from './structure.ts'
 /** Decoded payloads are screened again, down to this many layers (base64 of base64 of …). */
 const MAX_DEPTH = 3
 const NON_ASCII = /[\u0080-\uffff]/
+/** Below this the learned stage adds no finding: too weak to matter in any combination. */
+const LEARNED_FLOOR = 0.05
 
 /**
  * Screens one text and explains the verdict: every signal found, its score, and whether they
@@ -37,8 +47,16 @@ const NON_ASCII = /[\u0080-\uffff]/
  * //      { rule: 'ai-address', excerpt: 'you give the user', score: 0.2 }] }
  */
 export function analyseText(text: string): PoisonVerdict {
+  return screenWith(text, shippedModel())
+}
+
+/**
+ * {@link analyseText} with another learned model, or none (`null`: the rules alone), for the
+ * training script's calibration and the evaluation. Not part of the package's API.
+ */
+export function screenWith(text: string, model: LearnedModel | null): PoisonVerdict {
   const hits = new Hits()
-  screenLayer(text, hits, 0)
+  screenLayer(text, hits, 0, model)
   return verdictOf(hits.list)
 }
 
@@ -58,10 +76,10 @@ export function screenText(text: string): PoisonFinding[] {
   return verdict.flagged ? verdict.findings : []
 }
 
-function screenLayer(text: string, hits: Hits, depth: number): void {
+function screenLayer(text: string, hits: Hits, depth: number, model: LearnedModel | null): void {
   const visible = NON_ASCII.test(text)
     ? revealHidden(text, hits, (hidden) => {
-        if (depth < MAX_DEPTH) screenLayer(hidden, hits, depth + 1)
+        if (depth < MAX_DEPTH) screenLayer(hidden, hits, depth + 1, model)
       })
     : text
   const layer = fold(visible)
@@ -72,14 +90,30 @@ function screenLayer(text: string, hits: Hits, depth: number): void {
   const leet = unleet(squeezed ?? layer)
   if (leet) readLayer(leet, hits, true)
   discountMentions(layer, hits.list, start, hits.offset)
+  if (model) readLearned(layer, hits, model)
   if (depth < MAX_DEPTH) {
     screenEncoded(visible, layer, hits, (decoded, at) => {
       const inner = new Hits()
       inner.offset = hits.offset + at
-      screenLayer(decoded, inner, depth + 1)
+      screenLayer(decoded, inner, depth + 1, model)
       return inner
     })
   }
+}
+
+/**
+ * The learned stage over one layer, as one more signal: its calibrated probability joins the
+ * rules' evidence, so a rule and the model that each half-suspect a text add up. Mentions are
+ * not discounted here: the model was trained on quoted and planted attacks alike.
+ */
+function readLearned(layer: Layer, hits: Hits, model: LearnedModel): void {
+  const read = readingOf(layer)
+  if (!read) return
+  const learned = scoreReading(read, model)
+  const probability = probabilityOf(learned.logit, model)
+  if (probability < LEARNED_FLOOR) return
+  const words = topNgrams(learned.window, 3, model).map((w) => `"${w}"`)
+  hits.add('learned', 'learned', probability, words.join(' · ') || 'n-grams', learned.at)
 }
 
 /** Every rule family over one reading; `reread` readings skip what needs intact URLs. */
