@@ -5,7 +5,7 @@
  * weigh alike. Pure and platform-independent: FNV-1a over code units, integer counts.
  */
 import { fold, type Layer, squeeze } from '../normalise.ts'
-import { FNV_OFFSET, fnv1a, fnvStep } from './hash.ts'
+import { FNV_OFFSET, fnvStep } from './hash.ts'
 
 /** Hash buckets: 2^18, so the weights are 256 KiB of int8. */
 export const FEATURE_BITS = 18
@@ -42,23 +42,39 @@ export function readable(text: string): string {
 
 // One scratch table for the whole module: featurising is synchronous and single-threaded.
 const scratch = new Int32Array(FEATURE_BUCKETS)
+const touched = new Int32Array(FEATURE_BUCKETS)
+const WORD_SEED = fnvStep(FNV_OFFSET, 0x77)
+const BIGRAM_SEED = fnvStep(FNV_OFFSET, 0x62)
 
-/** The features of an already {@link readable} string. */
-export function featuresOf(read: string, explain = false): Features {
-  const touched: number[] = []
+/** Continues `hash` with every code unit of `text`. */
+function hashOn(hash: number, text: string): number {
+  let h = hash
+  for (let i = 0; i < text.length; i++) h = fnvStep(h, text.charCodeAt(i))
+  return h
+}
+
+/**
+ * The features of an already {@link readable} string. Buckets come out in ascending order, so
+ * training sums in one fixed order; `sorted: false` skips that for scoring, whose integer sums
+ * do not depend on it.
+ */
+export function featuresOf(read: string, explain = false, sorted = true): Features {
+  let n = 0
   const bump = (bucket: number) => {
-    if (scratch[bucket] === 0) touched.push(bucket)
-    scratch[bucket] = (scratch[bucket] ?? 0) + 1
+    if (scratch[bucket] === 0) touched[n++] = bucket
+    scratch[bucket] = (scratch[bucket] as number) + 1
   }
   const words = explain ? new Map<number, string>() : undefined
   const tokens = read.match(WORD) ?? []
   let previous = ''
   for (const token of tokens) {
-    const one = fnv1a(token, 'w') & MASK
+    // Hashed a code unit at a time: the same as fnv1a(token, 'w') and
+    // fnv1a(`${previous} ${token}`, 'b'), without building the strings.
+    const one = hashOn(WORD_SEED, token) & MASK
     bump(one)
     words?.set(one, token)
     if (previous) {
-      const two = fnv1a(`${previous} ${token}`, 'b') & MASK
+      const two = hashOn(fnvStep(hashOn(BIGRAM_SEED, previous), 0x20), token) & MASK
       bump(two)
       words?.set(two, `${previous} ${token}`)
     }
@@ -67,16 +83,16 @@ export function featuresOf(read: string, explain = false): Features {
   const padded = ` ${read} `
   for (let i = 0; i + CHAR_MIN <= padded.length; i++) {
     let hash = CHAR_SEED
-    for (let n = 0; n < CHAR_MAX && i + n < padded.length; n++) {
-      hash = fnvStep(hash, padded.charCodeAt(i + n))
-      if (n + 1 >= CHAR_MIN) bump((hash ^ (n + 1)) & MASK)
+    for (let k = 0; k < CHAR_MAX && i + k < padded.length; k++) {
+      hash = fnvStep(hash, padded.charCodeAt(i + k))
+      if (k + 1 >= CHAR_MIN) bump((hash ^ (k + 1)) & MASK)
     }
   }
-  touched.sort((a, b) => a - b)
-  const buckets = Int32Array.from(touched)
-  const counts = new Int32Array(buckets.length)
+  const buckets = touched.slice(0, n)
+  if (sorted) buckets.sort()
+  const counts = new Int32Array(n)
   let norm2 = 0
-  for (let k = 0; k < buckets.length; k++) {
+  for (let k = 0; k < n; k++) {
     const bucket = buckets[k] as number
     const count = scratch[bucket] as number
     counts[k] = count

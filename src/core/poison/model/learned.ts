@@ -103,7 +103,7 @@ export interface LearnedScore {
 export function scoreReading(read: string, model: QuantisedModel = shippedModel()): LearnedScore {
   let best: LearnedScore = { logit: Number.NEGATIVE_INFINITY, at: 0, window: '' }
   for (const { at, text } of windowsOf(read)) {
-    const logit = logitOf(featuresOf(text), model)
+    const logit = logitOf(featuresOf(text, false, false), model)
     if (logit > best.logit) best = { logit, at, window: text }
   }
   return best
