@@ -48,11 +48,11 @@ function docErrors(output: string, byFile: Map<string, CodeBlock>): string[] {
  * to their owners. Delete an entry once its doc's test passes.
  */
 const PENDING = new Set<string>([
-  // openMemory used without its import (line 9).
+  // openMemory used without its import.
   'docs/encryption-at-rest.md',
-  // RejectedMemoryError not imported, `error` unknown in a catch (54); './src/core/poison.ts' (70).
+  // RejectedMemoryError not imported and `error` unknown in a catch; './src/core/poison.ts' is no module.
   'docs/security.md',
-  // `password` used as a shorthand property without a definition (15).
+  // `password` used as a shorthand property without a definition.
   'docs/sync.md',
 ])
 
