@@ -154,6 +154,24 @@ export class SyncKeyError extends EngramError {
   }
 }
 
+/**
+ * Why the server's `engram-keycheck` document was refused: `KEYCHECK_REPLACED` (it is not the
+ * one this device verified and pinned when it first synced: the server swapped it), or
+ * `KEYCHECK_MISSING` (it is gone while sealed documents remain: a new one would seal with a key
+ * that cannot open them). A device that pinned it puts it back; nothing else was written.
+ */
+export type SyncKeycheckCode = 'KEYCHECK_REPLACED' | 'KEYCHECK_MISSING'
+
+/** The server's key check is not the one this memory was set up with. Nothing was synced. */
+export class SyncKeycheckError extends EngramError {
+  override readonly name = 'SyncKeycheckError'
+  readonly code: SyncKeycheckCode
+  constructor(code: SyncKeycheckCode, message: string) {
+    super(`[${code}] ${message}`)
+    this.code = code
+  }
+}
+
 /** The server cannot be used for sync: unreachable on first use, or it answered with an error. */
 export class SyncServerError extends EngramError {
   override readonly name = 'SyncServerError'
@@ -284,6 +302,7 @@ const REVIVERS: Record<string, (data: ErrorData) => EngramError> = {
   AccessDeniedError: (d) => new AccessDeniedError(d.origin ?? ''),
   SyncKeyError: () => new SyncKeyError(),
   SyncServerError: () => new SyncServerError(''),
+  SyncKeycheckError: (d) => new SyncKeycheckError(d.code as SyncKeycheckCode, ''),
   SyncStateError: (d) => new SyncStateError(d.code as SyncStateCode, ''),
   MemoryLockedError: () => new MemoryLockedError(),
   EncryptionError: (d) => new EncryptionError(d.code as EncryptionCode, ''),

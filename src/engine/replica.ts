@@ -23,6 +23,12 @@ export interface RemotePut {
   memory: Memory
   /** Its vector, used when it comes from this device's model; otherwise the backfill embeds. */
   vector?: { model: string; vector: Float32Array }
+  /**
+   * The local id of the memory this put re-words (another device edited its text, so its key
+   * changed): that row is updated in place, keeping its id and edges, unless another memory
+   * already holds the new key.
+   */
+  replaces?: string
 }
 
 /** What {@link Replica.apply} did: the local id of each put (undefined: unchanged), deletions. */
@@ -228,10 +234,11 @@ export class Replica {
           const stored: { memory: Memory; vector?: Float32Array; drop: boolean }[] = []
           for (const put of puts) {
             const { memory } = put
-            const held = await db.memories
-              .where('[namespace+type+key]')
-              .equals([memory.namespace, memory.type, memory.key])
-              .first()
+            const held =
+              (await db.memories
+                .where('[namespace+type+key]')
+                .equals([memory.namespace, memory.type, memory.key])
+                .first()) ?? (put.replaces ? await db.memories.get(put.replaces) : undefined)
             const id = held?.id ?? ((await db.memories.get(memory.id)) ? this.#ulid() : memory.id)
             ids.push(id)
             if (held && (await changedHere(held.id))) continue

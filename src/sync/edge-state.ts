@@ -8,6 +8,8 @@ export interface EdgePayload {
   to: string
   kind: Relation['kind']
   createdAt: number
+  /** Which version this is (see `versions.ts`): an older one served as new is refused. */
+  vv?: Record<string, number>
 }
 
 /** What sync keeps about edges between steps. */

@@ -12,17 +12,21 @@
 import type { Relation } from '../core/types.ts'
 import { toBase64Url } from './bytes.ts'
 import type { EdgePayload, EdgeState } from './edge-state.ts'
-import { seal } from './sealed.ts'
+import { sameSeal, seal } from './sealed.ts'
 import {
   openChecked,
+  openTombstone,
   readWinners,
+  refuse,
   type SealedDoc,
   type SyncContext,
+  sealTombstone,
   type Tombstone,
   writeDocs,
 } from './sync-context.ts'
 import { keyedHash } from './sync-keys.ts'
 import type { SyncCursor } from './sync-types.ts'
+import { compareVersions, joinVersions, nextVersion, type VersionVector } from './versions.ts'
 
 export function newEdgeState(): EdgeState {
   return { held: new Map(), pending: new Map(), ids: new Map() }
@@ -42,13 +46,49 @@ async function edgeDocId(ctx: SyncContext, from: string, to: string, kind: strin
   return id
 }
 
-/** When an edge document was forgotten: its tombstone's `at` (0 when unknown). */
+/** When an edge document was forgotten: its sealed tombstone's `at` (0 when unknown). */
 async function forgottenAt(ctx: SyncContext, id: string, rev: string): Promise<number> {
   try {
-    return ((await ctx.mirror.get(id, { rev })) as unknown as { at?: number }).at ?? 0
+    const doc = (await ctx.mirror.get(id, { rev })) as unknown as Tombstone
+    return (await openTombstone(ctx, doc, true))?.at ?? 0
   } catch {
     return 0
   }
+}
+
+/** The next version of edge `id` this device writes, after what it accepted. */
+function nextEdgeVersion(ctx: SyncContext, id: string): VersionVector {
+  return nextVersion(ctx.ledger.get(id)?.vv, ctx.device)
+}
+
+/** A sealed tombstone for edge `id` over `rev`, the next version of it. */
+async function edgeTombstone(
+  ctx: SyncContext,
+  id: string,
+  rev: string,
+  at: number,
+  t: 'forget' | 'drop' = 'forget',
+): Promise<Tombstone> {
+  const vv = nextEdgeVersion(ctx, id)
+  const doc = await sealTombstone(ctx, id, { t, at, vv, prev: [] }, rev)
+  sealedVersions.set(doc, vv)
+  return doc
+}
+
+/**
+ * The sealed `supersedes` edge from a merged memory's document to the earlier text kept beside
+ * it, the same bytes on every device; undefined when the mirror holds it already.
+ */
+export async function sealSupersedes(
+  ctx: SyncContext,
+  from: string,
+  to: string,
+  createdAt: number,
+): Promise<SealedDoc | undefined> {
+  const id = await edgeDocId(ctx, from, to, 'supersedes')
+  if ((await readWinners(ctx, [id])).has(id)) return undefined
+  const payload: EdgePayload = { t: 'relation', from, to, kind: 'supersedes', createdAt, vv: {} }
+  return sealEdge(ctx, id, payload, undefined)
 }
 
 /**
@@ -89,15 +129,16 @@ export async function pushEdges(ctx: SyncContext): Promise<number> {
       undo.push(edge)
       continue
     }
-    docs.push(await sealEdge(ctx, id, payload, winner?.rev))
+    docs.push(await sealEdge(ctx, id, { ...payload, vv: nextEdgeVersion(ctx, id) }, winner?.rev))
     settled.push(id)
   }
   const now = ctx.replica.now()
   for (const id of gone) {
     const winner = winners.get(id)
-    if (winner && !winner.deleted) docs.push({ _id: id, _rev: winner.rev, _deleted: true, at: now })
+    if (winner && !winner.deleted) docs.push(await edgeTombstone(ctx, id, winner.rev, now))
   }
   const outcome = await writeDocs(ctx, docs)
+  acceptWritten(ctx, docs, outcome.revs)
   // A conflict: the replicator wrote one of these meanwhile; the next step looks again.
   if (!outcome.conflicted) {
     for (const id of settled) held.set(id, wanted.get(id)!.edge)
@@ -111,6 +152,22 @@ function at(edge: Relation): { createdAt: number } {
   return { createdAt: edge.createdAt }
 }
 
+/** The version each edge document sealed here carries, for the ledger once it lands. */
+const sealedVersions = new WeakMap<object, VersionVector>()
+
+/** The ledger records each edge version that landed. */
+function acceptWritten(
+  ctx: SyncContext,
+  docs: readonly (SealedDoc | Tombstone)[],
+  revs: readonly (string | undefined)[],
+): void {
+  docs.forEach((doc, i) => {
+    const rev = revs[i]
+    const vv = sealedVersions.get(doc)
+    if (rev && vv) ctx.ledger.accept(doc._id, { vv, rev, deleted: '_deleted' in doc })
+  })
+}
+
 async function sealEdge(
   ctx: SyncContext,
   id: string,
@@ -118,7 +175,9 @@ async function sealEdge(
   rev: string | undefined,
 ): Promise<SealedDoc> {
   const sealed = await seal(ctx.keys, id, payload)
-  return rev ? { _id: id, _rev: rev, ...sealed } : { _id: id, ...sealed }
+  const doc: SealedDoc = rev ? { _id: id, _rev: rev, ...sealed } : { _id: id, ...sealed }
+  if (payload.vv) sealedVersions.set(doc, payload.vv)
+  return doc
 }
 
 /**
@@ -163,12 +222,13 @@ export async function pullEdges(ctx: SyncContext, changes: readonly EdgeChange[]
   const removes: Relation[] = []
   const writes: (SealedDoc | Tombstone)[] = []
   for (const change of changes) {
+    const judged = change.conflicted
+      ? { live: await resolveEdge(ctx, change.id, writes) }
+      : await judgeEdge(ctx, change)
+    // Refused (tampered, older than seen, an unsealed deletion): the edge here stays as it is.
+    if (!judged) continue
+    const { live } = judged
     ctx.edges.pending.delete(change.id)
-    const live = change.conflicted
-      ? await resolveEdge(ctx, change.id, writes)
-      : change.doc && !change.doc._deleted
-        ? await openEdge(ctx, change.doc)
-        : undefined
     if (live) ctx.edges.pending.set(change.id, live)
     else {
       const edge = ctx.edges.held.get(change.id)
@@ -187,9 +247,42 @@ export async function pullEdges(ctx: SyncContext, changes: readonly EdgeChange[]
     }
   }
   await tombstoneOrphans(ctx, writes)
-  const written = (await writeDocs(ctx, writes)).written
+  const outcome = await writeDocs(ctx, writes)
+  acceptWritten(ctx, writes, outcome.revs)
   ctx.status.applied += await ctx.replica.applyEdges(puts, removes)
-  return written
+  return outcome.written
+}
+
+/**
+ * A single edge version judged against the one this device accepted: `{ live }` (undefined for
+ * a sealed forget) when it stands, undefined when it is refused.
+ */
+async function judgeEdge(
+  ctx: SyncContext,
+  change: EdgeChange,
+): Promise<{ live: EdgePayload | undefined } | undefined> {
+  const { doc, id } = change
+  const seen = ctx.ledger.get(id)
+  const stale = (vv: VersionVector | undefined) =>
+    seen !== undefined && compareVersions(vv ?? {}, seen.vv) === 'before'
+  if (!doc || doc._deleted) {
+    const forget = doc ? await openTombstone(ctx, doc as unknown as Tombstone) : undefined
+    if (!forget) return undefined
+    if (stale(forget.vv)) {
+      refuse(ctx, id, 'rollback', 'an older version than this device has seen')
+      return undefined
+    }
+    ctx.ledger.accept(id, { vv: forget.vv, rev: doc!._rev!, deleted: true })
+    return { live: undefined }
+  }
+  const live = await openEdge(ctx, doc)
+  if (!live) return undefined
+  if (stale(live.vv)) {
+    refuse(ctx, id, 'rollback', 'an older version than this device has seen')
+    return undefined
+  }
+  ctx.ledger.accept(id, { vv: live.vv ?? {}, rev: doc._rev!, deleted: false })
+  return { live }
 }
 
 /** Pending edges an end of which the mirror holds as forgotten: they went with that end. */
@@ -212,7 +305,7 @@ async function tombstoneOrphans(
   for (const id of orphans) {
     pending.delete(id)
     const rev = revs.get(id)
-    if (rev && !rev.deleted) writes.push({ _id: id, _rev: rev.rev, _deleted: true, at: now })
+    if (rev && !rev.deleted) writes.push(await edgeTombstone(ctx, id, rev.rev, now))
   }
 }
 
@@ -232,14 +325,20 @@ async function resolveEdge(
   writes: (SealedDoc | Tombstone)[],
 ): Promise<EdgePayload | undefined> {
   const leaves = (await ctx.mirror.get(id, { open_revs: 'all' })) as unknown as {
-    ok?: SealedDoc & { _rev: string; _deleted?: boolean; at?: number }
+    ok?: SealedDoc & { _rev: string; _deleted?: boolean }
   }[]
   const live: { rev: string; payload: EdgePayload }[] = []
   let forgotAt = 0
+  const seen: VersionVector[] = []
   for (const { ok } of leaves) {
     if (!ok) continue
-    if (ok._deleted) forgotAt = Math.max(forgotAt, ok.at ?? 0)
-    else {
+    if (ok._deleted) {
+      const forget = await openTombstone(ctx, ok as unknown as Tombstone)
+      if (forget?.t === 'forget') {
+        forgotAt = Math.max(forgotAt, forget.at)
+        seen.push(forget.vv)
+      }
+    } else {
       const payload = await openEdge(ctx, ok)
       if (payload) live.push({ rev: ok._rev, payload })
     }
@@ -249,18 +348,20 @@ async function resolveEdge(
   const relatedAt = Math.max(...live.map((l) => l.payload.createdAt))
   const before = writes.length
   if (forgotAt >= relatedAt) {
-    for (const l of live) writes.push({ _id: id, _rev: l.rev, _deleted: true, at: forgotAt })
+    for (const l of live) writes.push(await edgeTombstone(ctx, id, l.rev, forgotAt))
     if (writes.length > before) ctx.status.conflicts++
     return undefined
   }
   const winner = (await readWinners(ctx, [id])).get(id)
   const keep = winner && !winner.deleted ? winner.rev : live[0]!.rev
   const createdAt = Math.min(...live.map((l) => l.payload.createdAt))
-  const merged = { ...live[0]!.payload, createdAt }
+  const vv = joinVersions(...seen, ...live.map((l) => l.payload.vv ?? {}))
+  const merged = { ...live[0]!.payload, createdAt, vv }
   const sealed = await sealEdge(ctx, id, merged, keep)
-  if (sealed.iv !== winner?.doc?.iv) writes.push(sealed)
+  if (!sameSeal(sealed, winner?.doc)) writes.push(sealed)
+  else ctx.ledger.accept(id, { vv, rev: keep, deleted: false })
   for (const l of live)
-    if (l.rev !== keep) writes.push({ _id: id, _rev: l.rev, _deleted: true, at: 0 })
+    if (l.rev !== keep) writes.push(await edgeTombstone(ctx, id, l.rev, 0, 'drop'))
   if (writes.length > before) ctx.status.conflicts++
   return merged
 }

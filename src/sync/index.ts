@@ -4,8 +4,21 @@
  * themselves; an engine opened with `MemoryEngine.open` takes it with `engine.useSync(startSync)`,
  * or is synced directly with `startSync(engine, options)` (which also takes a `mirror`).
  */
-export { SyncKeyError, SyncServerError, SyncStateError } from '../core/errors.ts'
-export type { SyncHandle, SyncListener, SyncOptions, SyncState, SyncStatus } from '../core/types.ts'
+export {
+  SyncKeycheckError,
+  SyncKeyError,
+  SyncServerError,
+  SyncStateError,
+} from '../core/errors.ts'
+export type {
+  SyncConflict,
+  SyncHandle,
+  SyncListener,
+  SyncOptions,
+  SyncRefusal,
+  SyncState,
+  SyncStatus,
+} from '../core/types.ts'
 export { DEFAULT_KDF_ITERATIONS } from './sync-keys.ts'
 export type { StartSyncOptions } from './sync-options.ts'
 export { startSync } from './sync-session.ts'

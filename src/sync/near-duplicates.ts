@@ -1,6 +1,7 @@
 import { foldInto } from './merge.ts'
+import type { ForgetPayload, MemoryPayload } from './payload.ts'
 import { vectorFromBase64 } from './payload.ts'
-import { openDoc, readWinners, type SyncContext, sealDoc } from './sync-context.ts'
+import { openDoc, readWinners, type SyncContext, sealDoc, sealTombstone } from './sync-context.ts'
 import type { InboundPlan } from './sync-types.ts'
 
 /**
@@ -15,15 +16,26 @@ export async function foldNearDuplicates(ctx: SyncContext, plan: InboundPlan): P
   const { replica } = ctx
   for (const [index, incoming] of plan.puts.entries()) {
     const { row } = incoming.payload
-    if (replica.idForKey(row) !== undefined) continue
-    const brought = incoming.payload.vector
-    const vector =
-      brought && brought.model === replica.model
-        ? vectorFromBase64(brought.data)
-        : await replica.embed(row.text)
-    if (!vector) continue
-    incoming.vector = vector
-    const near = replica.nearest(vector, row, undefined)
+    // An earlier text kept beside the one that won an edit is meant to be near its successor.
+    if (incoming.payload.kept !== undefined) continue
+    const same = replica.idForKey(row)
+    let near: { id: string; similarity: number } | undefined
+    if (same !== undefined) {
+      // The same text under another document (edited to what another device wrote afresh).
+      const mapped = ctx.docs.docOf(same)
+      if (mapped === undefined || mapped === incoming.docId || ctx.docs.hasDoc(incoming.docId))
+        continue
+      near = { id: same, similarity: 1 }
+    } else {
+      const brought = incoming.payload.vector
+      const vector =
+        brought && brought.model === replica.model
+          ? vectorFromBase64(brought.data)
+          : await replica.embed(row.text)
+      if (!vector) continue
+      incoming.vector = vector
+      near = replica.nearest(vector, row, undefined)
+    }
     if (!near || near.similarity < ctx.nearDuplicate) continue
     const otherDoc = ctx.docs.docOf(near.id)
     if (otherDoc === undefined || otherDoc === incoming.docId) continue
@@ -37,17 +49,24 @@ export async function foldNearDuplicates(ctx: SyncContext, plan: InboundPlan): P
       const mine = winners.get(incoming.docId)
       plan.writes.push(
         await sealDoc(ctx, incoming.docId, incoming.payload, mine?.doc ? mine.rev : undefined),
-        { _id: otherDoc, _rev: other.rev, _deleted: true, at: now },
+        await sealTombstone(ctx, otherDoc, forgetOf(otherPayload, now), other.rev),
       )
       plan.forgets.push(otherDoc)
     } else {
       const folded = foldInto(otherPayload, incoming.docId, incoming.payload)
       const mine = winners.get(incoming.docId)
       plan.writes.push(await sealDoc(ctx, otherDoc, folded, other.rev))
-      if (mine?.doc)
-        plan.writes.push({ _id: incoming.docId, _rev: mine.rev, _deleted: true, at: now })
+      if (mine?.doc) {
+        const forget = forgetOf(incoming.payload, now)
+        plan.writes.push(await sealTombstone(ctx, incoming.docId, forget, mine.rev))
+      }
       plan.puts[index] = { docId: otherDoc, payload: folded }
     }
     ctx.status.nearDuplicates++
   }
+}
+
+/** The forget of a folded loser: it has seen the loser's version, so it wins over it anywhere. */
+function forgetOf(loser: MemoryPayload, at: number): ForgetPayload {
+  return { t: 'forget', at, vv: loser.vv ?? {}, prev: [] }
 }

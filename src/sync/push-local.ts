@@ -1,22 +1,24 @@
 import type { Memory } from '../core/types.ts'
 import type { VectorRow } from '../storage/index.ts'
-import { canonicalJson } from './bytes.ts'
 import { mergePayloads } from './merge.ts'
-import { type MemoryPayload, toPayload, vectorToBase64 } from './payload.ts'
-import { store } from './pull-remote.ts'
+import { contentOf, type MemoryPayload, toPayload, vectorToBase64 } from './payload.ts'
+import { openPayload, store } from './pull-remote.ts'
+import { type SealedFields, sameSeal } from './sealed.ts'
 import {
   isMemoryDoc,
-  openDoc,
   readWinners,
   type SealedDoc,
   type SyncContext,
   sealDoc,
+  sealTombstone,
   type Tombstone,
+  type Winner,
   writeDocs,
 } from './sync-context.ts'
 import { memoryDocId } from './sync-keys.ts'
 import { SYNC_BATCH } from './sync-options.ts'
 import type { Incoming, SyncCursor } from './sync-types.ts'
+import { compareVersions, joinVersions, nextVersion } from './versions.ts'
 
 /** A local memory forgotten at `at`. */
 interface LocalDelete {
@@ -103,18 +105,39 @@ async function tombstoneMissing(
 ): Promise<number> {
   if (cursor.mirror === 0) return 0
   const feed = await ctx.mirror.changes({ since: 0 })
-  const gone = feed.results
+  const ids = feed.results
     .filter((r) => isMemoryDoc(r.id) && !r.deleted && Number(r.seq) <= cursor.mirror)
     .filter((r) => !held.has(r.id))
-    .map((r) => ({ _id: r.id, _rev: r.changes[0]!.rev, _deleted: true as const, at: Date.now() }))
-  return (await writeDocs(ctx, gone)).written
+    .map((r) => r.id)
+  if (ids.length === 0) return 0
+  const winners = await readWinners(ctx, ids)
+  const now = ctx.replica.now()
+  const gone: Tombstone[] = []
+  const versions: Written[] = []
+  for (const [docId, winner] of winners) {
+    if (winner.deleted) continue
+    const base = ctx.ledger.get(docId)
+    const vv = nextVersion(joinVersions(base?.vv ?? {}, await versionOf(ctx, winner)), ctx.device)
+    const prev = winner.doc ? [winner.doc.iv] : []
+    gone.push(await sealTombstone(ctx, docId, { t: 'forget', at: now, vv, prev }, winner.rev))
+    versions.push({ docId, vv, deleted: true })
+  }
+  const outcome = await writeDocs(ctx, gone)
+  versions.forEach((v, i) => {
+    const rev = outcome.revs[i]
+    if (rev) ctx.ledger.accept(v.docId, { vv: v.vv, rev, deleted: true })
+  })
+  return outcome.written
 }
 
 /**
- * Writes local rows into the mirror, each merged with the document's current winner there (so
- * a remote version that arrived meanwhile is merged, not overwritten), and tombstones for
- * `deletes` and for the documents of rows whose key changed. A row that seals to what the mirror
- * already holds writes nothing: this is how changes that came from the mirror are not echoed.
+ * Writes local rows into the mirror, each as the next version of the one this device accepted
+ * for its document (the ledger), merged with the mirror's winner when a newer remote version
+ * arrived meanwhile (so it is merged, not overwritten), and sealed tombstones for `deletes`. A
+ * row whose content is what this device accepted writes nothing: this is how changes that came
+ * from the mirror are not echoed. A winner that is refused (tampered, older than accepted, an
+ * unsealed deletion) is written over. A text edit keeps the memory's document: the document is
+ * the memory, so concurrent edits of its fields on two devices meet as one conflict.
  */
 export async function writeRows(
   ctx: SyncContext,
@@ -125,19 +148,28 @@ export async function writeRows(
 ): Promise<number> {
   let written = 0
   // A conflict means the replicator wrote one of these documents in between: write again over
-  // the new winner (the rows that did land seal to what the mirror holds and are skipped).
+  // the new winner (the rows that did land are what the ledger holds now, and are skipped).
   for (let attempt = 1; ; attempt++) {
     const outcome = await writeOnce(ctx, rows, vectors, deletes)
     written += outcome.written
     if (outcome.conflicted && attempt < WRITE_ATTEMPTS) continue
     // Rows the merge changed (a remote version was newer in some field) take the merge too, so
     // a local row is never left behind its document when an inbound put was held back for it.
-    if (outcome.behind.length > 0) await store(ctx, { puts: outcome.behind, forgets: [] }, seq)
+    if (outcome.behind.length > 0) {
+      await store(ctx, { puts: outcome.behind, forgets: [], accepts: [], conflicts: [] }, seq)
+    }
     return written
   }
 }
 
 const WRITE_ATTEMPTS = 5
+
+/** A version written, to record in the ledger once it landed. */
+interface Written {
+  docId: string
+  vv: Record<string, number>
+  deleted: boolean
+}
 
 async function writeOnce(
   ctx: SyncContext,
@@ -146,61 +178,121 @@ async function writeOnce(
   deletes: readonly LocalDelete[],
 ): Promise<{ written: number; conflicted: boolean; behind: Incoming[] }> {
   const behind: Incoming[] = []
-  const docIds = await Promise.all(rows.map((row) => memoryDocId(ctx.keys, row)))
+  const docIds = await Promise.all(
+    rows.map(async (row) => ctx.docs.docOf(row.id) ?? (await memoryDocId(ctx.keys, row))),
+  )
   const tombstones = new Map<string, number>()
-  rows.forEach((row, i) => {
-    const before = ctx.docs.docOf(row.id)
-    if (before !== undefined && before !== docIds[i]) tombstones.set(before, row.updatedAt)
-  })
   for (const d of deletes) tombstones.set(ctx.docs.docOf(d.id)!, d.at)
   for (const id of docIds) tombstones.delete(id)
   const winners = await readWinners(ctx, [...docIds, ...tombstones.keys()])
   const docs: (SealedDoc | Tombstone)[] = []
+  const versions: Written[] = []
   for (const [i, row] of rows.entries()) {
     const docId = docIds[i]!
     const winner = winners.get(docId)
-    const previous = winner?.doc ? await openDoc(ctx, winner.doc) : undefined
-    const { payload, candidate } = payloadOf(ctx, row, previous, vectors.get(row.id), winner?.rev)
-    const sealed = await sealDoc(ctx, docId, payload, winner?.doc ? winner.rev : undefined)
+    const base = await acceptedPayload(ctx, docId, winner)
+    const current = await currentRemote(ctx, docId, winner, base)
+    const vector = vectorOf(ctx, vectors.get(row.id))
+    const candidate = toPayload(row, ctx.device, base?.payload, vector, base ? [base.iv] : [])
     ctx.docs.set(row.id, docId)
-    if (payload !== candidate && canonicalJson(payload) !== canonicalJson(candidate)) {
-      behind.push({ docId, payload })
-    }
-    if (winner?.doc && sealed.iv === winner.doc.iv) continue
+    const unchanged = base !== undefined && contentOf(candidate) === contentOf(base.payload)
+    let payload: MemoryPayload
+    if (current) {
+      // A newer version arrived: merged with the local one if this row changed, else taken.
+      if (unchanged) {
+        behind.push({ docId, payload: current.payload })
+        continue
+      }
+      const merged = mergePayloads([candidate, current.payload], [current.iv, ...candidate.prev])
+      payload = merged.payload
+      if (contentOf(payload) !== contentOf(candidate)) behind.push({ docId, payload })
+    } else if (unchanged && sameSeal(winner?.doc, base.seal)) continue
+    else payload = unchanged ? base!.payload : candidate
+    const sealed = await sealDoc(ctx, docId, payload, winner?.rev)
+    if (sameSeal(sealed, winner?.doc)) continue
+    // Neither the version accepted here nor a newer one: what the server put there is refused.
+    if (base && winner && !current && !sameSeal(winner.doc, base.seal)) ctx.status.repaired++
     docs.push(sealed)
+    versions.push({ docId, vv: payload.vv, deleted: false })
   }
   for (const [docId, at] of tombstones) {
     const winner = winners.get(docId)
-    if (winner && !winner.deleted) docs.push({ _id: docId, _rev: winner.rev, _deleted: true, at })
+    if (!winner || winner.deleted) continue
+    const base = ctx.ledger.get(docId)
+    const vv = nextVersion(joinVersions(base?.vv ?? {}, await versionOf(ctx, winner)), ctx.device)
+    const forget = { t: 'forget' as const, at, vv, prev: winner.doc ? [winner.doc.iv] : [] }
+    docs.push(await sealTombstone(ctx, docId, forget, winner.rev))
+    versions.push({ docId, vv, deleted: true })
   }
   if (docs.length === 0) {
     for (const d of deletes) ctx.docs.dropLocal(d.id)
     return { written: 0, conflicted: false, behind }
   }
   const outcome = await writeDocs(ctx, docs)
+  versions.forEach((v, i) => {
+    const rev = outcome.revs[i]
+    if (rev) ctx.ledger.accept(v.docId, { vv: v.vv, rev, deleted: v.deleted })
+  })
   if (!outcome.conflicted) for (const d of deletes) ctx.docs.dropLocal(d.id)
   return { ...outcome, behind: outcome.conflicted ? [] : behind }
 }
 
-function payloadOf(
+/** The version a local row was edited from: the one this device accepted, opened. */
+interface Base {
+  payload: MemoryPayload
+  iv: string
+  seal: SealedFields
+}
+
+/** The version of `docId` this device accepted, as a payload, when it is a live one. */
+async function acceptedPayload(
   ctx: SyncContext,
-  row: Memory,
-  previous: MemoryPayload | undefined,
-  vectorRow: VectorRow | undefined,
-  rev: string | undefined,
-): { payload: MemoryPayload; candidate: MemoryPayload } {
-  const vector =
-    ctx.vectors && vectorRow
-      ? { model: vectorRow.model, dims: vectorRow.dims, data: vectorToBase64(vectorRow.vector) }
-      : undefined
-  const candidate = toPayload(row, ctx.device, previous, vector)
-  if (!previous) return { payload: candidate, candidate }
-  const payload = mergePayloads([
-    { rev: rev ?? '', payload: previous },
-    // The local row as a version of its own: revision '' loses a tie on `updatedAt`.
-    { rev: '', payload: candidate },
-  ])
-  return { payload, candidate }
+  docId: string,
+  winner: Winner | undefined,
+): Promise<Base | undefined> {
+  const seen = ctx.ledger.get(docId)
+  if (!seen || seen.deleted) return undefined
+  let doc = winner?.rev === seen.rev ? winner.doc : undefined
+  if (!doc) {
+    try {
+      doc = (await ctx.mirror.get(docId, { rev: seen.rev })) as unknown as SealedDoc
+    } catch {
+      return undefined
+    }
+  }
+  const payload = await openPayload(ctx, doc, true)
+  return payload ? { payload, iv: doc.iv, seal: doc } : undefined
+}
+
+/**
+ * The mirror's winner when it is a version newer than (or concurrent with) the one accepted
+ * here, to merge with; undefined when it is that version, or refused (written over).
+ */
+async function currentRemote(
+  ctx: SyncContext,
+  docId: string,
+  winner: Winner | undefined,
+  base: Base | undefined,
+): Promise<{ payload: MemoryPayload; iv: string } | undefined> {
+  if (!winner?.doc || sameSeal(winner.doc, base?.seal)) return undefined
+  const payload = await openPayload(ctx, winner.doc, true)
+  if (!payload) return undefined
+  const seen = ctx.ledger.get(docId)
+  if (seen && compareVersions(payload.vv ?? {}, seen.vv) === 'before') return undefined
+  if (seen && compareVersions(payload.vv ?? {}, seen.vv) === 'equal') return undefined
+  return { payload, iv: winner.doc.iv }
+}
+
+/** The version vector of a live winner, when it opens. */
+async function versionOf(ctx: SyncContext, winner: Winner): Promise<Record<string, number>> {
+  const payload = winner.doc ? await openPayload(ctx, winner.doc, true) : undefined
+  return payload?.vv ?? {}
+}
+
+function vectorOf(ctx: SyncContext, vectorRow: VectorRow | undefined) {
+  return ctx.vectors && vectorRow
+    ? { model: vectorRow.model, dims: vectorRow.dims, data: vectorToBase64(vectorRow.vector) }
+    : undefined
 }
 
 export type { SyncCursor } from './sync-types.ts'

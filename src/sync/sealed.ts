@@ -50,3 +50,11 @@ export async function unseal<T>(keys: SyncKeys, docId: string, fields: SealedFie
   )
   return JSON.parse(decoder.decode(plain)) as T
 }
+
+/** Whether two sealed bodies are the same bytes (the IV alone would miss a tampered ciphertext). */
+export function sameSeal(
+  a: Partial<SealedFields> | undefined,
+  b: Partial<SealedFields> | undefined,
+): boolean {
+  return a !== undefined && b !== undefined && a.v === b.v && a.iv === b.iv && a.ct === b.ct
+}

@@ -1,7 +1,8 @@
-import type { SyncStatus } from '../core/types.ts'
+import type { SyncRefusal, SyncStatus } from '../core/types.ts'
 import type { Replica } from '../engine/replica.ts'
 import type { EdgeState } from './edge-state.ts'
-import type { MemoryPayload } from './payload.ts'
+import type { Ledger } from './ledger.ts'
+import type { ForgetPayload, MemoryPayload } from './payload.ts'
 import type { PouchDatabase } from './pouch.ts'
 import { type SealedFields, seal, unseal } from './sealed.ts'
 import type { SyncKeys } from './sync-keys.ts'
@@ -36,6 +37,11 @@ export class DocMap {
   hasDoc(docId: string): boolean {
     return this.#localOf.has(docId)
   }
+
+  /** Every local id with its document, to keep across restarts. */
+  entries(): Record<string, string> {
+    return Object.fromEntries(this.#docOf)
+  }
 }
 
 /** What the sync stages share: the engine's hooks, the mirror, the keys and the counters. */
@@ -50,19 +56,18 @@ export interface SyncContext {
   docs: DocMap
   /** The relations replicated, and those waiting for their ends. */
   edges: EdgeState
+  /** The version of each document this device last accepted. */
+  ledger: Ledger
+  /** Larger sealed documents are refused unopened. */
+  maxDocumentBytes: number
   status: SyncStatus
 }
 
 /** A live sealed document in the mirror. */
 export type SealedDoc = SealedFields & { _id: string; _rev?: string }
 
-/** A forgotten memory's document: no body, only when it was forgotten. */
-export interface Tombstone {
-  _id: string
-  _rev?: string
-  _deleted: true
-  at: number
-}
+/** A forgotten document: a sealed {@link ForgetPayload}, so the server cannot forge one. */
+export type Tombstone = SealedFields & { _id: string; _rev?: string; _deleted: true }
 
 /** The current winning revision of a document in the mirror. */
 export interface Winner {
@@ -100,25 +105,79 @@ export async function openDoc(ctx: SyncContext, doc: SealedDoc): Promise<MemoryP
 
 /**
  * The payload of a sealed document when it opens and `isPayload` accepts it, else undefined,
- * the failure recorded in the status: one bad document never stops a pass.
+ * the refusal counted in the status: one bad document never stops a pass.
  */
 export async function openChecked<T>(
   ctx: SyncContext,
   doc: SealedDoc,
   isPayload: (payload: T | undefined) => boolean,
   what: string,
+  quiet = false,
 ): Promise<T | undefined> {
+  if (typeof doc.ct === 'string' && doc.ct.length > ctx.maxDocumentBytes) {
+    if (!quiet)
+      refuse(ctx, doc._id, 'oversized', `${doc.ct.length} bytes, above ${ctx.maxDocumentBytes}`)
+    return undefined
+  }
   try {
     const payload = await unseal<T>(ctx.keys, doc._id, doc)
     if (!isPayload(payload)) throw new TypeError(`not ${what}`)
     return payload
   } catch (error) {
-    ctx.status.error = {
-      name: 'SyncDocumentError',
-      message: `document ${doc._id} could not be opened: ${(error as Error).message}`,
-    }
+    if (!quiet)
+      refuse(ctx, doc._id, 'tampered', `its seal does not open: ${(error as Error).message}`)
     return undefined
   }
+}
+
+/**
+ * The sealed forget of a deleted revision, or undefined for one the server made (a `DELETE`,
+ * a forged time): counted as a refused `deletion`.
+ */
+export async function openTombstone(
+  ctx: SyncContext,
+  doc: Partial<Tombstone> & { _id: string },
+  quiet = false,
+): Promise<ForgetPayload | undefined> {
+  try {
+    if (typeof doc.ct !== 'string' || typeof doc.iv !== 'string') throw new TypeError('no seal')
+    if (doc.ct.length > ctx.maxDocumentBytes) throw new TypeError('oversized')
+    const payload = await unseal<ForgetPayload>(ctx.keys, doc._id, doc as SealedFields)
+    if (payload?.t !== 'forget' && payload?.t !== 'drop') throw new TypeError('not a forget')
+    return payload
+  } catch (error) {
+    if (!quiet)
+      refuse(
+        ctx,
+        doc._id,
+        'deletion',
+        `a deletion it cannot authenticate (${(error as Error).message})`,
+      )
+    return undefined
+  }
+}
+
+/** Counts a refused document and reports it as the last error; the local copy stays. */
+export function refuse(ctx: SyncContext, docId: string, kind: SyncRefusal, why: string): void {
+  ctx.status.refused[kind]++
+  ctx.status.error = {
+    name: 'SyncDocumentError',
+    code: kind,
+    message: `document ${docId} refused (${kind}): ${why}`,
+  }
+}
+
+/** A sealed tombstone over revision `rev`. */
+export async function sealTombstone(
+  ctx: SyncContext,
+  docId: string,
+  forget: ForgetPayload,
+  rev: string | undefined,
+): Promise<Tombstone> {
+  const sealed = await seal(ctx.keys, docId, forget)
+  const doc: Tombstone = { _id: docId, _deleted: true, ...sealed }
+  if (rev) doc._rev = rev
+  return doc
 }
 
 export async function sealDoc(
@@ -131,17 +190,22 @@ export async function sealDoc(
   return rev ? { _id: docId, _rev: rev, ...sealed } : { _id: docId, ...sealed }
 }
 
-/** Writes documents to the mirror; returns how many landed and whether any hit a conflict. */
+/**
+ * Writes documents to the mirror; returns how many landed, whether any hit a conflict, and the
+ * new revision of each that landed (by position).
+ */
 export async function writeDocs(
   ctx: SyncContext,
   docs: readonly (SealedDoc | Tombstone)[],
-): Promise<{ written: number; conflicted: boolean }> {
-  if (docs.length === 0) return { written: 0, conflicted: false }
+): Promise<{ written: number; conflicted: boolean; revs: (string | undefined)[] }> {
+  if (docs.length === 0) return { written: 0, conflicted: false, revs: [] }
   const results = (await ctx.mirror.bulkDocs(
     docs as unknown as PouchDB.Core.PutDocument<Record<string, unknown>>[],
   )) as (PouchDB.Core.Response | PouchDB.Core.Error)[]
+  const revs = results.map((r) => ('ok' in r && r.ok ? r.rev : undefined))
   return {
-    written: results.filter((r) => 'ok' in r && r.ok).length,
+    written: revs.filter((r) => r !== undefined).length,
     conflicted: results.some((r) => 'error' in r && r.status === 409),
+    revs,
   }
 }

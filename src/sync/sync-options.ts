@@ -6,6 +6,8 @@ import { DEFAULT_KDF_ITERATIONS } from './sync-keys.ts'
 export const DEFAULT_SYNC_POLL_MS = 250
 /** Longest wait between retries while the server is unreachable. */
 export const DEFAULT_SYNC_MAX_RETRY_MS = 5_000
+/** Largest sealed document accepted from the server, in bytes of ciphertext. */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 1_048_576
 /** Documents read or written per step of a pass. */
 export const SYNC_BATCH = 250
 
@@ -33,6 +35,7 @@ export interface ResolvedSyncOptions {
   mirror: object | undefined
   pollMs: number
   maxRetryMs: number
+  maxDocumentBytes: number
 }
 
 const NAMES = new Set([
@@ -47,6 +50,7 @@ const NAMES = new Set([
   'mirror',
   'pollMs',
   'maxRetryMs',
+  'maxDocumentBytes',
 ])
 
 /** Checks {@link SyncOptions}; throws InvalidInputError `BAD_OPTION` naming the field. */
@@ -75,7 +79,7 @@ export function checkSyncOptions(options: StartSyncOptions): ResolvedSyncOptions
     return v ?? fallback
   }
   const number = (
-    name: 'kdfIterations' | 'pollMs' | 'maxRetryMs',
+    name: 'kdfIterations' | 'pollMs' | 'maxRetryMs' | 'maxDocumentBytes',
     fallback: number,
     min: number,
   ) => {
@@ -96,6 +100,7 @@ export function checkSyncOptions(options: StartSyncOptions): ResolvedSyncOptions
     mirror: options.mirror,
     pollMs: number('pollMs', DEFAULT_SYNC_POLL_MS, 10),
     maxRetryMs: number('maxRetryMs', DEFAULT_SYNC_MAX_RETRY_MS, 10),
+    maxDocumentBytes: number('maxDocumentBytes', DEFAULT_MAX_DOCUMENT_BYTES, 1024),
   }
   if (auth) resolved.auth = auth
   return resolved

@@ -4,6 +4,7 @@ import type { MemoryEngine } from '../engine/memory-engine.ts'
 import type { Replica } from '../engine/replica.ts'
 import { loadEdges, newEdgeState, pushEdges } from './edges.ts'
 import { KEYCHECK_ID, openKeys } from './keycheck.ts'
+import { Ledger } from './ledger.ts'
 import { Pouch, type PouchDatabase } from './pouch.ts'
 import { pullBatch } from './pull-remote.ts'
 import { pushLocal, type SyncCursor } from './push-local.ts'
@@ -19,6 +20,11 @@ const CURSOR_ID = '_local/engram-sync-cursor'
 /** Polls between the looks for local relation changes (a table scan, so not every poll). */
 const EDGE_POLL_TICKS = 8
 const DEVICE_ID = '_local/engram-sync-device'
+/**
+ * Which document each local memory is. Kept, not recomputed from the dedup key, because a
+ * memory keeps its document when its text is edited: the document is the memory's lineage.
+ */
+const DOCS_ID = '_local/engram-sync-docs'
 
 /**
  * Starts syncing `engine` with a CouchDB-protocol server, end to end encrypted: each memory
@@ -57,10 +63,14 @@ class SyncSession implements SyncHandle {
     applied: 0,
     conflicts: 0,
     nearDuplicates: 0,
+    refused: { tampered: 0, rollback: 0, deletion: 0, oversized: 0 },
+    repaired: 0,
   }
   #ctx: SyncContext | undefined
   #cursor: SyncCursor = { local: 0, mirror: 0 }
   #cursorRev: string | undefined
+  #docsRev: string | undefined
+  #docsSaved = ''
   #running: Promise<number> = Promise.resolve(0)
   #dirty = false
   #stopped = false
@@ -110,9 +120,11 @@ class SyncSession implements SyncHandle {
     )
     const device = await this.#deviceId()
     await this.#loadCursor()
-    const docs = new DocMap()
+    const docs = await this.#loadDocs()
     const all = await this.#replica.allRows(false)
-    for (const row of all.rows.values()) docs.set(row.id, await memoryDocId(keys, row))
+    for (const row of all.rows.values()) {
+      if (docs.docOf(row.id) === undefined) docs.set(row.id, await memoryDocId(keys, row))
+    }
     this.#ctx = {
       replica: this.#replica,
       mirror: this.#mirror,
@@ -123,6 +135,8 @@ class SyncSession implements SyncHandle {
       nearDuplicate: o.nearDuplicate ?? this.#replica.nearDuplicate,
       docs,
       edges: newEdgeState(),
+      ledger: await Ledger.load(this.#mirror),
+      maxDocumentBytes: o.maxDocumentBytes,
       status: this.#status,
     }
     await loadEdges(this.#ctx, this.#cursor)
@@ -131,7 +145,24 @@ class SyncSession implements SyncHandle {
     else void this.#runOnce()
   }
 
+  /**
+   * A step, then (live) a push to the server and back: rejects with `SyncServerError` while the
+   * server cannot be reached, so a caller never takes an outage for a flushed sync.
+   */
   async flush(): Promise<void> {
+    await this.#step()
+    if (!this.#options.live || this.#stopped) return
+    try {
+      await this.#mirror.replicate.to(this.#remote)
+      await this.#remote.replicate.to(this.#mirror)
+    } catch (error) {
+      const failure = new SyncServerError(
+        `could not reach ${this.#options.url}: ${(error as Error)?.message ?? error}`,
+        { cause: error },
+      )
+      this.#set({ error: errorToData(failure) })
+      throw failure
+    }
     await this.#step()
   }
 
@@ -308,7 +339,35 @@ class SyncSession implements SyncHandle {
     }
   }
 
+  async #loadDocs(): Promise<DocMap> {
+    const docs = new DocMap()
+    try {
+      const held = (await this.#mirror.get(DOCS_ID)) as unknown as {
+        _rev: string
+        map: Record<string, string>
+      }
+      this.#docsRev = held._rev
+      for (const [local, doc] of Object.entries(held.map)) docs.set(local, doc)
+      this.#docsSaved = JSON.stringify(held.map)
+    } catch (error) {
+      if ((error as { status?: number }).status !== 404) throw error
+    }
+    return docs
+  }
+
   async #saveCursor(): Promise<void> {
+    const ctx = this.#ctx
+    if (ctx) {
+      await ctx.ledger.save(this.#mirror)
+      const map = ctx.docs.entries()
+      const json = JSON.stringify(map)
+      if (json !== this.#docsSaved) {
+        const doc: Record<string, unknown> = { _id: DOCS_ID, map }
+        if (this.#docsRev) doc._rev = this.#docsRev
+        this.#docsRev = (await this.#mirror.put(doc)).rev
+        this.#docsSaved = json
+      }
+    }
     const doc: Record<string, unknown> = { _id: CURSOR_ID, ...this.#cursor }
     if (this.#cursorRev) doc._rev = this.#cursorRev
     const result = await this.#mirror.put(doc)

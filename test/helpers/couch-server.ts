@@ -82,6 +82,33 @@ export class CouchServer {
     return out
   }
 
+  /**
+   * Acts as the server itself would, straight on its HTTP API: reads a document (a revision of
+   * it with `rev`), writes one (a `_rev` makes it a new revision of that one), deletes one.
+   */
+  async getDoc(name: string, id: string, rev?: string): Promise<Record<string, unknown>> {
+    const query = rev ? `?rev=${encodeURIComponent(rev)}` : ''
+    const res = await fetch(`${this.url(name)}/${encodeURIComponent(id)}${query}`)
+    if (!res.ok) throw new Error(`GET ${id}: ${res.status}`)
+    return (await res.json()) as Record<string, unknown>
+  }
+
+  async putDoc(name: string, doc: Record<string, unknown>): Promise<string> {
+    const res = await fetch(`${this.url(name)}/${encodeURIComponent(String(doc._id))}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(doc),
+    })
+    if (!res.ok) throw new Error(`PUT ${doc._id}: ${res.status} ${await res.text()}`)
+    return ((await res.json()) as { rev: string }).rev
+  }
+
+  async deleteDoc(name: string, id: string, rev: string): Promise<void> {
+    const url = `${this.url(name)}/${encodeURIComponent(id)}?rev=${encodeURIComponent(rev)}`
+    const res = await fetch(url, { method: 'DELETE' })
+    if (!res.ok) throw new Error(`DELETE ${id}: ${res.status}`)
+  }
+
   async close(): Promise<void> {
     await this.kill()
     rmSync(this.dir, { recursive: true, force: true })

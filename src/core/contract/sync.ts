@@ -43,6 +43,12 @@ export interface SyncOptions {
    *   its model's (USE 0.95, the n-gram embedder 0.97), or `retrieval.nearDuplicate` if set
    */
   nearDuplicate?: number
+  /**
+   * Largest sealed document accepted from the server, in bytes of ciphertext; a larger one is
+   * refused unopened (`status.refused.oversized`). A memory's text, meta and vector fit well
+   * under the default. 1 024.. @default 1 048 576 (1 MiB)
+   */
+  maxDocumentBytes?: number
   /** Milliseconds between looks at the local change log for writes to push. 10.. @default 250 */
   pollMs?: number
   /** Longest wait between retries while the server is unreachable, in ms. 10.. @default 5000 */
@@ -68,8 +74,38 @@ export interface SyncStatus {
   conflicts: number
   /** Near duplicates written independently on two devices and folded into one. */
   nearDuplicates: number
+  /**
+   * Documents from the server refused since start, by why (see {@link SyncRefusal}): the local
+   * copy stays, and a device holding a good copy writes it back over the bad one (`repaired`).
+   */
+  refused: Record<SyncRefusal, number>
+  /** Good copies written back over refused documents. */
+  repaired: number
+  /** The last concurrent edit merged, as the `conflict` event reports it. */
+  lastConflict?: SyncConflict
   /** The last error, as data (it may have crossed a worker boundary). */
   error?: { name: string; message: string; code?: string }
+}
+
+/**
+ * Why a document from the server was refused, the local copy kept: `tampered` (its seal does not
+ * open), `rollback` (an older version than this device has seen, served as new), `deletion` (a
+ * deletion that carries no sealed tombstone: a server `DELETE`, a forged forget time),
+ * `oversized` (above `maxDocumentBytes`).
+ */
+export type SyncRefusal = 'tampered' | 'rollback' | 'deletion' | 'oversized'
+
+/**
+ * Concurrent edits of one memory, merged (the `conflict` event: a status whose `lastConflict`
+ * is new). `fields` are those the versions disagreed on (`text`, `tags`, `meta.<key>`…);
+ * `kept` is the local id of the earlier text, kept as a memory the merged one supersedes.
+ */
+export interface SyncConflict {
+  /** The local id of the merged memory (or of the forgotten one). */
+  memory: string
+  fields: string[]
+  /** `merged`, or `forgotten` when a later forget won over an edit. */
+  outcome: 'merged' | 'forgotten'
 }
 
 /** Hears every status change of a sync. */

@@ -1,7 +1,7 @@
 import memoryAdapter from 'pouchdb-adapter-memory'
 import type { Memory } from '../../../src/core/types.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { type SyncOptions, startSync } from '../../../src/sync/index.ts'
+import { type SyncOptions, type SyncStatus, startSync } from '../../../src/sync/index.ts'
 import { Pouch, type PouchDatabase } from '../../../src/sync/pouch.ts'
 import { freshIdb, openTestEngine } from '../../helpers/engine.ts'
 
@@ -35,14 +35,36 @@ export async function testKey(seed = 7): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', bytes, 'HKDF', false, ['deriveKey'])
 }
 
-/** One complete one-shot sync of `device`. */
+/** One complete one-shot sync of `device`; its last status. */
 export async function syncOnce(
   device: Device,
   options: Omit<SyncOptions, 'mirror' | 'live'>,
-): Promise<void> {
+): Promise<SyncStatus> {
   const handle = await startSync(device.engine, { ...options, mirror: device.mirror, live: false })
   const status = await handle.done
   if (status.state !== 'complete') throw new Error(`sync ended ${status.state}`)
+  return status
+}
+
+/**
+ * One-shot syncs of each device in turn until a whole round moves nothing (no document pushed,
+ * pulled or applied on any device), at most `rounds` rounds: convergence is asserted as "quiet
+ * within N rounds", not after a fixed count. Returns the rounds it took.
+ */
+export async function syncUntilQuiet(
+  devices: readonly Device[],
+  options: Omit<SyncOptions, 'mirror' | 'live'>,
+  rounds = 6,
+): Promise<number> {
+  for (let round = 1; round <= rounds; round++) {
+    let moved = 0
+    for (const device of devices) {
+      const s = await syncOnce(device, options)
+      moved += s.pushed + s.pulled + s.applied
+    }
+    if (moved === 0) return round
+  }
+  throw new Error(`sync not quiet within ${rounds} rounds`)
 }
 
 /** Every memory of a device, by text, with the fields a test compares. */

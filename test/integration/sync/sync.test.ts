@@ -61,7 +61,8 @@ describe('sync between two devices', () => {
     )
     const tombstones = (await server.leaves(url.split('/').pop()!)).filter((d) => d._deleted)
     expect(tombstones).toHaveLength(1)
-    expect(Object.keys(tombstones[0]!).sort()).toEqual(['_deleted', '_id', '_rev', 'at'])
+    // Sealed like a live document: the server sees neither the forget time nor anything to forge.
+    expect(Object.keys(tombstones[0]!).sort()).toEqual(['_deleted', '_id', '_rev', 'ct', 'iv', 'v'])
   })
 
   it('merges concurrent updates by the rules: later fields, unioned tags, counted confirmations', async () => {

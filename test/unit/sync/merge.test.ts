@@ -11,6 +11,9 @@ function payload(
     t: 'memory',
     origin: '01J0000000000000000000000A',
     counts: { confirmations: counts, recallCount: {} },
+    vv: {},
+    prev: [],
+    at: {},
     row: {
       namespace: 'default',
       type: 'fact',
@@ -35,10 +38,7 @@ describe('mergePayloads', () => {
   it('takes the fields of the latest update, the earliest creation and the latest confirmation', () => {
     const early = payload({ source: 'a', createdAt: 50, updatedAt: 200, confirmedAt: 400 })
     const late = payload({ source: 'b', createdAt: 90, updatedAt: 300, confirmedAt: 300 })
-    const merged = mergePayloads([
-      { rev: '2-a', payload: early },
-      { rev: '2-b', payload: late },
-    ])
+    const { payload: merged } = mergePayloads([early, late])
     expect(merged.row.source).toBe('b')
     expect(merged.row.createdAt).toBe(50)
     expect(merged.row.updatedAt).toBe(300)
@@ -48,10 +48,7 @@ describe('mergePayloads', () => {
   it('unions tags and counts each contributor once, by its greatest count', () => {
     const a = payload({ tags: ['x', 'a'] }, { d1: 2 })
     const b = payload({ tags: ['x', 'b'] }, { d1: 1, d2: 1 })
-    const merged = mergePayloads([
-      { rev: '2-a', payload: a },
-      { rev: '2-b', payload: b },
-    ])
+    const { payload: merged } = mergePayloads([a, b])
     expect([...merged.row.tags].sort()).toEqual(['a', 'b', 'x'])
     expect(merged.counts.confirmations).toEqual({ d1: 2, d2: 1 })
     expect(sum(merged.counts.confirmations)).toBe(3)
@@ -59,9 +56,8 @@ describe('mergePayloads', () => {
 
   it('gives the same result whatever order the versions come in', () => {
     const next = uniform(hashSeed(`merge-${TEST_SEED}`))
-    const versions = Array.from({ length: 5 }, (_, i) => ({
-      rev: `3-${i}`,
-      payload: payload(
+    const versions = Array.from({ length: 5 }, (_, i) =>
+      payload(
         {
           source: `s${i}`,
           tags: [`t${Math.floor(next() * 4)}`],
@@ -71,7 +67,7 @@ describe('mergePayloads', () => {
         },
         { [`d${Math.floor(next() * 3)}`]: 1 + Math.floor(next() * 5) },
       ),
-    }))
+    )
     const reference = mergePayloads(versions)
     for (let trial = 0; trial < 20; trial++) {
       const shuffled = [...versions].sort(() => next() - 0.5)
@@ -85,20 +81,20 @@ describe('resolveLeaves', () => {
     const live = payload({ updatedAt: 100 })
     const resolution = resolveLeaves(
       [
-        { rev: '2-a', deleted: false, payload: live },
-        { rev: '2-b', deleted: true, at: 150 },
+        { rev: '2-a', deleted: false, payload: live, iv: 'a' },
+        { rev: '2-b', deleted: true, at: 150, vv: {}, iv: 'b' },
       ],
       '2-a',
     )
-    expect(resolution).toEqual({ outcome: 'forgotten', at: 150, losers: ['2-a'] })
+    expect(resolution).toMatchObject({ outcome: 'forgotten', at: 150, losers: ['2-a'] })
   })
 
   it('keeps a memory written again after it was forgotten, deleting the other live versions', () => {
     const resolution = resolveLeaves(
       [
-        { rev: '4-a', deleted: false, payload: payload({ updatedAt: 300 }) },
-        { rev: '3-c', deleted: false, payload: payload({ updatedAt: 250 }) },
-        { rev: '2-b', deleted: true, at: 200 },
+        { rev: '4-a', deleted: false, payload: payload({ updatedAt: 300 }), iv: 'a' },
+        { rev: '3-c', deleted: false, payload: payload({ updatedAt: 250 }), iv: 'c' },
+        { rev: '2-b', deleted: true, at: 200, vv: {}, iv: 'b' },
       ],
       '4-a',
     )
