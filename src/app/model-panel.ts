@@ -149,6 +149,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     notice.className = value === 'failed' ? 'notice error' : 'notice warn'
     notice.title = detail ?? ''
     delete notice.dataset.reason
+    delete notice.dataset.fallback
     if (value === 'failed') {
       showFailure(detail ?? '')
       return
@@ -157,6 +158,31 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
       value === 'off'
         ? 'No model configured: recall is keyword-only.'
         : 'Keyword-only until the model is ready.'
+  }
+
+  /** The fallback answers: why the configured model does not, with what to do about it. */
+  function showFallback(detail: string, answering: string): void {
+    const help = explainModelFailure(detail)
+    notice.hidden = false
+    notice.className = 'notice warn'
+    notice.dataset.reason = help.reason
+    notice.dataset.fallback = answering
+    notice.title = detail
+    const retry = h('button', { type: 'button', id: 'model-retry', text: 'Retry' })
+    retry.addEventListener('click', () => location.reload())
+    notice.replaceChildren(
+      h('span', { id: 'model-failure', text: help.text }),
+      ` Meanwhile ${answering === USE_LITE_MODEL ? 'USE-lite' : answering} answers, so recall still finds memories by meaning. `,
+      retry,
+      ' ',
+      h('a', {
+        id: 'model-self-host',
+        href: SELF_HOSTING_DOCS,
+        target: '_blank',
+        rel: 'noopener',
+        text: 'How to serve the model yourself',
+      }),
+    )
   }
 
   function showFailure(detail: string): void {
@@ -247,8 +273,10 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     if (!embedder) return
     name.textContent = embedder.model
     if (embedder.device) device.textContent = deviceLabel(embedder.device)
-    if (embedder.state === 'ready') setState('ready')
-    else if (
+    if (embedder.state === 'ready') {
+      setState('ready')
+      if (embedder.fallback) showFallback(embedder.fallback.error, embedder.model)
+    } else if (
       embedder.state === 'failed' &&
       (state.dataset.state !== 'failed' || embedder.fallback)
     ) {

@@ -45,14 +45,19 @@ async function loadModel(page: Page, device: string): Promise<MemoryStats> {
   return inPage<MemoryStats>(page, 'return memory.stats()')
 }
 
-async function failureOf(page: Page): Promise<{ reason: string; text: string }> {
-  await page.waitForSelector('#model-state[data-state="failed"]', { timeout: 30_000 })
-  expect(await page.isVisible('#model-notice')).toBe(true)
+/**
+ * Waits until USE-lite answers in place of the configured model (the chain's fallback) and the
+ * Model card says why the configured one does not, with Retry and the self-hosting steps.
+ */
+async function fallbackOf(page: Page): Promise<{ reason: string; text: string; why: string }> {
+  await page.waitForSelector('#model-notice[data-fallback]', { timeout: 60_000 })
+  expect(await page.textContent('#model-state')).toBe('ready')
   expect(await page.isVisible('#model-retry')).toBe(true)
   expect(await page.getAttribute('#model-self-host', 'href')).toBe(SELF_HOSTING_DOCS)
   return {
     reason: (await page.getAttribute('#model-notice', 'data-reason')) ?? '',
     text: (await page.textContent('#model-notice')) ?? '',
+    why: (await page.textContent('#model-why')) ?? '',
   }
 }
 
@@ -140,24 +145,24 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
     expect(hits[0]?.via).toBe('both')
   })
 
-  it('stays usable by keywords and says downloads are off when the model is not on the device', async () => {
+  it('answers with USE-lite and says why when the model is not on the device and downloads are off', async () => {
     const context = await rig.newContext()
     const page = await context.newPage()
     await openApp(
       page,
       rig.url({ memory: uniqueMemory('no-model'), model: 'engram-test/missing', remote: '0' }),
     )
-    const failure = await failureOf(page)
-    expect(failure.reason).toBe('offline-only')
-    expect(failure.text).toMatch(/not on this device yet and downloading it is switched off/)
-    expect(failure.text).toMatch(/keywords only/)
-    expect(await rememberInUi(page, 'Keyword recall still works without a model')).toMatch(
+    const fallback = await fallbackOf(page)
+    expect(fallback.why).toMatch(
+      /^USE-lite answers: engram-test\/missing (cannot be reached|failed to load)/,
+    )
+    expect(fallback.text).toMatch(/Meanwhile USE-lite answers/)
+    expect(await rememberInUi(page, 'Recall still works while the model is missing')).toMatch(
       /Remembered/,
     )
-    const hits = await recallInUi(page, 'keyword recall')
-    expect(hits[0]?.via).toBe('kw')
-    expect(await page.textContent('#recall-meta')).toMatch(/keyword-only/)
-    await screenshot(page, 'model-failed')
+    const hits = await recallInUi(page, 'recall works')
+    expect(hits[0]?.text).toBe('Recall still works while the model is missing')
+    await screenshot(page, 'model-fallback')
   })
 
   it('names the self-hosted folder and the missing file, and Retry loads the model once it is there', async () => {
@@ -167,7 +172,7 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
       page,
       rig.url({ memory: uniqueMemory('partial'), model: 'engram-test/partial', device: 'wasm' }),
     )
-    const failure = await failureOf(page)
+    const failure = await fallbackOf(page)
     expect(failure.reason).toBe('not-found')
     expect(failure.text).toMatch(
       /files were not found at \/models\/engram-test\/partial\/ \(onnx\/model\.onnx is missing\)/,
@@ -181,6 +186,8 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
       { timeout: 60_000 },
     )
     expect(await page.textContent('#model-state')).toBe('ready')
+    expect(await page.isVisible('#model-notice')).toBe(false)
+    expect(await page.textContent('#model-why')).toBe('engram-test/partial answers, as configured.')
   })
 
   it('says the model host could not be reached when the hub does not answer', async () => {
@@ -197,7 +204,7 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
       page,
       rig.url({ memory: uniqueMemory('hub'), model: 'Xenova/all-MiniLM-L6-v2', device: 'wasm' }),
     )
-    const failure = await failureOf(page)
+    const failure = await fallbackOf(page)
     await context.close()
     expect(blocked.length).toBeGreaterThan(0)
     expect(failure.reason).toBe('unreachable')
