@@ -45,14 +45,14 @@ function bound(value: unknown): string {
   if (value === null) return 'z'
   if (Array.isArray(value)) return `[${value.map(bound).join(',')}]`
   if (value instanceof Date) return `d${value.getTime()}`
-  if (typeof value === 'object') return `{${boundFields(value as Row, undefined)}}`
+  if (typeof value === 'object') return `{${boundFields(value as Row, [])}}`
   throw new TypeError(`cannot store a ${typeof value} beside a sealed row`)
 }
 
-/** Every field but the sealed part and `skip`, sorted by name; absent and undefined alike. */
-function boundFields(row: Row, skip: string | undefined): string {
+/** Every field but those in `skip`, sorted by name; absent and undefined alike. */
+function boundFields(row: Row, skip: readonly (string | undefined)[]): string {
   const names = Object.keys(row)
-    .filter((name) => name !== SEALED_FIELD && name !== skip && row[name] !== undefined)
+    .filter((name) => !skip.includes(name) && row[name] !== undefined)
     .sort()
   return names.map((name) => `${JSON.stringify(name)}:${bound(row[name])}`).join(',')
 }
@@ -63,7 +63,7 @@ function boundFields(row: Row, skip: string | undefined): string {
  * such a row (the recall log) is bound to its other fields only.
  */
 export function rowContext(table: string, stored: Row, autoKey: string | undefined): string {
-  return `engram-at-rest v2\u0000${table}\u0000${boundFields(stored, autoKey)}`
+  return `engram-at-rest v2\u0000${table}\u0000${boundFields(stored, [SEALED_FIELD, autoKey])}`
 }
 
 /** The token a hashed field's value is stored as; a non-string is left as it is. */
