@@ -4,6 +4,7 @@ import { unreadableIn, withUnreadable } from './at-rest/unreadable-rows.ts'
 import type { EngineContext } from './engine-context.ts'
 import type { IndexSet } from './index-set.ts'
 import { locked } from './lifecycle.ts'
+import { withBrokenPages } from './pages/check-pages.ts'
 
 /** The fields the indexes and recall filters read: a catalogue row must match its table row. */
 function indexedFields(m: Memory): string {
@@ -79,7 +80,8 @@ export function compareIndexes(
 }
 
 /**
- * Checks that the indexes agree with the tables. Runs under the write lock, and reads the
+ * Checks that the indexes agree with the tables, and that every page's chunks still make up
+ * the page stored (`pages/check-pages.ts`). Runs under the write lock, and reads the
  * tables in one transaction together with the change log past the indexes' last seq, which it
  * applies from the rows it read: the check sees one consistent moment even while a writer
  * outside the lock (a tab without Web Locks) keeps committing.
@@ -120,10 +122,14 @@ export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
           new Map(memories.map((m) => [m.id, m])),
           new Map(vectors.map((v) => [v.id, v])),
         )
-        return withUnreadable(
-          compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model, relations),
-          unreadable,
+        const report = compareIndexes(
+          ctx.indexes,
+          memories,
+          vectors,
+          ctx.embedder?.model,
+          relations,
         )
+        return withBrokenPages(withUnreadable(report, unreadable), memories)
       }
     }),
   )

@@ -69,6 +69,12 @@ export interface VerifyReport {
    * refused because they do not open (see {@link UnreadableRow}). Any makes `ok` false.
    */
   unreadable?: UnreadableRows
+  /**
+   * Only when there are some: ids of pages whose chunks no longer make up the page stored (a
+   * chunk missing, renumbered or edited, offsets that do not tile, the reassembled text not
+   * matching the page's hash). Any makes `ok` false.
+   */
+  brokenPages?: string[]
 }
 
 /**
