@@ -217,6 +217,24 @@ describe('authenticity at rest', () => {
       }
     }
   })
+
+  it('reseals a format-1 memory once when two tabs open it at the same time, and both read it', async () => {
+    const { e, env, ids } = await seeded('format-1-tabs')
+    await e.close()
+    await onDisk(env, 'format-1-tabs', (db) => toFormat1(db))
+    const tabs = await Promise.all([
+      engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
+      engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
+    ])
+    for (const tab of tabs) {
+      expect((await tab.get(ids[2]!))?.text).toBe(FACTS[2])
+      expect(await tab.verify()).toMatchObject({ ok: true, memories: 3 })
+    }
+    const { id } = await tabs[0]!.remember('Written by the first tab after resealing')
+    expect((await tabs[1]!.get(id))?.text).toBe('Written by the first tab after resealing')
+    const meta = (await rawRows(env, 'format-1-tabs')).meta as { key: string; value: unknown }[]
+    expect(meta.find((r) => r.key === 'at-rest')?.value).toMatchObject({ version: 2 })
+  })
 })
 
 function tableKey(table: string) {
