@@ -76,7 +76,52 @@ describe('mergePayloads', () => {
   })
 })
 
+describe('mergePayloads field by field', () => {
+  it('keeps each field from the version that changed it last, meta key by key', () => {
+    // A edited the meta at 200, B the confidence at 300: neither edit undoes the other.
+    const a = payload({ meta: { a: 1 }, updatedAt: 200 })
+    a.at = { 'meta.a': 200 }
+    const b = payload({ confidence: 0.3, meta: { b: 2 }, updatedAt: 300 })
+    b.at = { confidence: 300, 'meta.b': 300 }
+    const { payload: merged, fields } = mergePayloads([a, b])
+    expect(merged.row.confidence).toBe(0.3)
+    expect(merged.row.meta).toEqual({ a: 1, b: 2 })
+    expect(fields).toEqual(['confidence', 'meta.a', 'meta.b'])
+    expect(mergePayloads([b, a]).payload).toEqual(merged)
+  })
+
+  it('takes the later text with its key, and returns the earlier one to keep', () => {
+    const a = payload({ text: 'The door code is 4472', key: 'the door code is 4472' })
+    a.at = { text: 200 }
+    const b = payload({ text: 'The door code is 5580', key: 'the door code is 5580', tags: ['x'] })
+    b.at = { text: 300, tags: 250 }
+    const { payload: merged, kept } = mergePayloads([a, b])
+    expect([merged.row.text, merged.row.key]).toEqual([
+      'The door code is 5580',
+      'the door code is 5580',
+    ])
+    expect(merged.row.tags).toEqual(['x'])
+    expect(kept.map((k) => k.row.text)).toEqual(['The door code is 4472'])
+  })
+})
+
 describe('resolveLeaves', () => {
+  it('leaves out a version another leaf has seen, so a replayed body cannot win', () => {
+    const old = payload({ source: 'old', updatedAt: 900 })
+    old.vv = { d1: 1 }
+    const current = payload({ source: 'current', updatedAt: 100 })
+    current.vv = { d1: 2 }
+    const resolution = resolveLeaves(
+      [
+        { rev: '3-a', deleted: false, payload: old, iv: 'a' },
+        { rev: '2-b', deleted: false, payload: current, iv: 'b' },
+      ],
+      '3-a',
+    )
+    expect(resolution.outcome).toBe('live')
+    if (resolution.outcome === 'live') expect(resolution.payload.row.source).toBe('current')
+  })
+
   it('forgets a memory when the forget is at least as recent as every live version', () => {
     const live = payload({ updatedAt: 100 })
     const resolution = resolveLeaves(
