@@ -10,9 +10,11 @@
  */
 
 import { InvalidInputError } from '../errors.ts'
-import { bytesBetween, type CutLevel, cutPoints } from './cut-points.ts'
+import { type CutLevel, codeWithin, cutPoints, protectedSpans } from './cut-points.ts'
 import { type BlockKind, type PageSection, parsePage, type Range } from './markdown-blocks.ts'
 import { type PageChunkOptions, resolvePageChunking } from './page-options.ts'
+import { sizedCuts } from './sized-cuts.ts'
+import { bytesBetween } from './utf8.ts'
 
 /**
  * One chunk of a page. Chunks come in page order and their own parts tile the page:
@@ -51,10 +53,8 @@ interface Piece extends Range {
 type Limit = 'target' | 'max'
 type Levels = readonly (readonly [CutLevel, Limit])[]
 
-const LAST_RESORT: Levels = [
-  ['graphemes', 'max'],
-  ['codepoints', 'max'],
-]
+// Cut straight into parts of the target size (sizedCuts), not into a piece per character.
+const LAST_RESORT: Levels = [['graphemes', 'max']]
 const PROSE: Levels = [
   ['sentences', 'target'],
   ['lines', 'target'],
@@ -188,6 +188,18 @@ function splitBlock(
     out.push({ ...range, bytes, kind })
     return
   }
+  if (step[0] === 'graphemes') {
+    const spans = protectedSpans(page, range, 'graphemes', code, limits.maxBytes)
+    let from = range.start
+    for (const at of [
+      ...sizedCuts(page, range, limits.targetBytes, limits.maxBytes, spans),
+      range.end,
+    ]) {
+      out.push({ start: from, end: at, bytes: bytesBetween(page, from, at), kind })
+      from = at
+    }
+    return
+  }
   const cuts = cutPoints(page, range, step[0], code, limits.maxBytes)
   if (cuts.length === 0) {
     splitBlock(page, range, kind, depth + 1, code, limits, out)
@@ -205,18 +217,20 @@ function pack(pieces: readonly Piece[], limits: PageChunkOptions): Piece[][] {
   const groups: Piece[][] = []
   let group: Piece[] = []
   let bytes = 0
+  let headingsOnly = true
   for (const piece of pieces) {
     const total = bytes + piece.bytes
     const leadIn =
-      total <= limits.maxBytes &&
-      (bytes < limits.targetBytes * LEAD_IN_SHARE || group.every((p) => p.kind === 'heading'))
+      total <= limits.maxBytes && (bytes < limits.targetBytes * LEAD_IN_SHARE || headingsOnly)
     if (group.length > 0 && total > limits.targetBytes && !leadIn) {
       groups.push(group)
       group = []
       bytes = 0
+      headingsOnly = true
     }
     group.push(piece)
     bytes += piece.bytes
+    headingsOnly &&= piece.kind === 'heading'
   }
   if (group.length > 0) groups.push(group)
   return groups
@@ -271,6 +285,6 @@ function lastSentence(
     const cuts = cutPoints(page, { start: from, end: piece.end }, level, code, limits.maxBytes)
     if (cuts.length > 0) from = cuts[cuts.length - 1]!
   }
-  if (code.some((c) => c.start < from && from < c.end)) return undefined
+  if (codeWithin(code, { start: from, end: from + 1 }).some((c) => c.start < from)) return undefined
   return from
 }

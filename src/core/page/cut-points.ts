@@ -6,6 +6,10 @@
  */
 
 import type { Range } from './markdown-blocks.ts'
+import { graphemeBoundaries } from './sized-cuts.ts'
+import { fitsBytes, isLowSurrogate } from './utf8.ts'
+
+export { bytesBetween } from './utf8.ts'
 
 /** How finely a range is cut, coarsest first. */
 export type CutLevel = 'items' | 'sentences' | 'lines' | 'words' | 'graphemes' | 'codepoints'
@@ -13,16 +17,19 @@ export type CutLevel = 'items' | 'sentences' | 'lines' | 'words' | 'graphemes' |
 const LIST_ITEM_LINE = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
 // A full stop, ?, !, … (or the Devanagari and Arabic ones) with closing quotes or brackets,
 // then whitespace, then something that does not continue a sentence (a lower-case letter does).
-const SENTENCE_END = /[.!?…\u0964\u061F]+['"”’)\]»]*\s+(?=[^\s\p{Ll}])/gu
+// Every pattern here runs over text of any length: each may start only where its run starts
+// (the lookbehinds), so a long run of dots, letters or brackets is read once, not once per
+// character (which was quadratic).
+const SENTENCE_END = /(?<![.!?…\u0964\u061F])[.!?…\u0964\u061F]+['"”’)\]»]*\s+(?=[^\s\p{Ll}])/gu
 // Chinese and Japanese full stops need no space after them.
 const CJK_SENTENCE_END = /[。！？]+[」』”’）]*\s*/gu
 const ABBREVIATION = /(?:^|[\s(])(?:\p{L}|e\.g|i\.e|cf|vs|etc|mr|mrs|ms|dr|prof|st|no|fig|vol)\.$/iu
 const WHITESPACE_RUN = /\s+/g
-const INLINE_CODE = /(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g
-const LINK = /!?\[[^\]\n]*\]\([^)\n]*\)/g
-const URL = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:)[^\s<>]+|<[a-z][a-z0-9+.-]*:[^\s<>]*>/giu
-
-let graphemes: Intl.Segmenter | undefined
+const BACKTICKS = /`+/g
+// Link text without brackets, an address with at most one pair of parentheses.
+const LINK = /!?\[[^[\]\n]*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)?\)/g
+const URL =
+  /(?:(?<![\w+.-])[a-z][a-z0-9+.-]*:\/\/|\bwww\.|\bmailto:)[^\s<>]+|<[a-z][a-z0-9+.-]*:[^\s<>]*>/giu
 
 /**
  * The cut points strictly inside `range` at one level, ascending. No cut falls strictly inside
@@ -41,14 +48,7 @@ export function cutPoints(
   code: readonly Range[],
   maxSpanBytes: number,
 ): number[] {
-  const spans = [...code, ...inlineSpans(page, range, level)].filter(
-    (s) =>
-      s.end > range.start &&
-      s.start < range.end &&
-      (s.start > range.start || s.end < range.end) &&
-      bytesBetween(page, s.start, s.end) <= maxSpanBytes,
-  )
-  spans.sort((a, b) => a.start - b.start)
+  const spans = protectedSpans(page, range, level, code, maxSpanBytes)
   const cuts: number[] = []
   let next = 0
   let reach = -1
@@ -62,26 +62,42 @@ export function cutPoints(
 }
 
 /**
- * UTF-8 bytes of `page.slice(start, end)`, counted without slicing. A lone surrogate counts 3,
- * as `TextEncoder` writes it as U+FFFD.
+ * The spans no cut of `level` may enter inside `range`, sorted by start: code blocks of `code`
+ * and the range's inline spans that meet it, leaving out a span that holds the whole range and
+ * one larger than `maxSpanBytes`.
  */
-export function bytesBetween(page: string, start: number, end: number): number {
-  let bytes = 0
-  for (let i = start; i < end; i++) {
-    const unit = page.charCodeAt(i)
-    if (unit < 0x80) bytes += 1
-    else if (unit < 0x800) bytes += 2
-    else if (
-      unit >= 0xd800 &&
-      unit <= 0xdbff &&
-      i + 1 < end &&
-      isLowSurrogate(page.charCodeAt(i + 1))
-    ) {
-      bytes += 4
-      i++
-    } else bytes += 3
+export function protectedSpans(
+  page: string,
+  range: Range,
+  level: CutLevel,
+  code: readonly Range[],
+  maxSpanBytes: number,
+): Range[] {
+  const spans = [...codeWithin(code, range), ...inlineSpans(page, range, level)].filter(
+    (s) =>
+      s.end > range.start &&
+      s.start < range.end &&
+      (s.start > range.start || s.end < range.end) &&
+      fitsBytes(page, s.start, s.end, maxSpanBytes),
+  )
+  return spans.sort((x, y) => x.start - y.start)
+}
+
+/**
+ * The code ranges of `code` (sorted, apart, as `parsePage` finds them) that meet `range`, found
+ * by bisection: a page may hold thousands, and every cut of every block asks.
+ */
+export function codeWithin(code: readonly Range[], range: Range): Range[] {
+  let low = 0
+  let high = code.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (code[mid]!.end <= range.start) low = mid + 1
+    else high = mid
   }
-  return bytes
+  const met: Range[] = []
+  for (let i = low; i < code.length && code[i]!.start < range.end; i++) met.push(code[i]!)
+  return met
 }
 
 function rawCuts(page: string, { start, end }: Range, level: CutLevel): number[] {
@@ -121,8 +137,7 @@ function rawCuts(page: string, { start, end }: Range, level: CutLevel): number[]
       break
     }
     case 'graphemes': {
-      graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' })
-      for (const { index } of graphemes.segment(text)) cuts.push(start + index)
+      cuts.push(...graphemeBoundaries(page, { start, end }))
       break
     }
     case 'codepoints': {
@@ -141,8 +156,8 @@ function inlineSpans(page: string, { start, end }: Range, level: CutLevel): Rang
   const text = page.slice(start, end)
   if (!text.includes('`') && !text.includes('[') && !text.includes(':') && !text.includes('www.'))
     return []
-  const spans: Range[] = []
-  for (const pattern of [INLINE_CODE, LINK, URL]) {
+  const spans = codeSpans(text, start)
+  for (const pattern of [LINK, URL]) {
     for (const match of text.matchAll(pattern)) {
       spans.push({ start: start + match.index, end: start + match.index + match[0].length })
     }
@@ -150,6 +165,36 @@ function inlineSpans(page: string, { start, end }: Range, level: CutLevel): Rang
   return spans
 }
 
-function isLowSurrogate(unit: number): boolean {
-  return unit >= 0xdc00 && unit <= 0xdfff
+/**
+ * Inline code spans as CommonMark reads them: a run of backticks opens one, closed by the next
+ * run of the same length; a run no later run matches is literal. One pass over the runs, each
+ * length's runs in a queue, rather than a search from every backtick.
+ */
+function codeSpans(text: string, offset: number): Range[] {
+  if (!text.includes('`')) return []
+  const runs: Range[] = []
+  const byLength = new Map<number, number[]>()
+  for (const match of text.matchAll(BACKTICKS)) {
+    const length = match[0].length
+    const queue = byLength.get(length)
+    if (queue) queue.push(runs.length)
+    else byLength.set(length, [runs.length])
+    runs.push({ start: match.index, end: match.index + length })
+  }
+  const spans: Range[] = []
+  const next = new Map<number, number>()
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!
+    const length = run.end - run.start
+    const queue = byLength.get(length)!
+    let at = next.get(length) ?? 0
+    while (at < queue.length && queue[at]! <= i) at++
+    next.set(length, at)
+    if (at === queue.length) continue
+    const close = queue[at]!
+    next.set(length, at + 1)
+    spans.push({ start: offset + run.start, end: offset + runs[close]!.end })
+    i = close
+  }
+  return spans
 }

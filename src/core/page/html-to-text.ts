@@ -203,11 +203,16 @@ function renderPre(element: HtmlElement, writer: Writer): void {
 }
 
 function renderLink(element: HtmlElement, writer: Writer): void {
+  // A link around blocks renders them; its text is read only when it is written, or nested
+  // links would each read all the text inside them again.
+  if (hasBlocks(element)) {
+    renderChildren(element, writer)
+    return
+  }
   const text = collapse(textOf(element, false))
   const href = (element.attrs.href ?? '').trim()
   const bare = href.replace(/^(?:https?:\/\/|mailto:)/i, '').replace(/\/$/, '')
-  if (hasBlocks(element)) renderChildren(element, writer)
-  else if (!SAFE_URL.test(href) || text === '') writer.text(text)
+  if (!SAFE_URL.test(href) || text === '') writer.text(text)
   else if (text === href || text === bare) writer.text(text)
   else {
     const label = text.replace(/([[\]])/g, '\\$1')
@@ -267,24 +272,42 @@ function cellText(cell: HtmlElement): string {
   return collapse(writer.done())
 }
 
+const TABLE_PART = /^(?:tr|td|th|thead|tbody|tfoot|caption)$/
+// Each element's answer, for either way of asking: nested links and tables ask about the same
+// elements again at every level, which was quadratic in the nesting.
+const HOLDS_BLOCKS = [new WeakMap<HtmlElement, boolean>(), new WeakMap<HtmlElement, boolean>()]
+
 /** Whether an element holds block elements (a link wrapping a card, a layout table). */
 function hasBlocks(element: HtmlElement, skipTableParts = false): boolean {
+  const memo = HOLDS_BLOCKS[skipTableParts ? 1 : 0]!
+  const known = memo.get(element)
+  if (known !== undefined) return known
+  let found = false
   for (const child of element.children) {
     if (typeof child === 'string' || isHidden(child)) continue
-    const table = skipTableParts && /^(?:tr|td|th|thead|tbody|tfoot|caption)$/.test(child.tag)
-    if (!table && BLOCK_INSIDE.has(child.tag)) return true
-    if (hasBlocks(child, skipTableParts)) return true
+    const table = skipTableParts && TABLE_PART.test(child.tag)
+    if ((!table && BLOCK_INSIDE.has(child.tag)) || hasBlocks(child, skipTableParts)) {
+      found = true
+      break
+    }
   }
-  return false
+  memo.set(element, found)
+  return found
 }
 
 /** The text inside an element, hidden parts left out; `<br>` as a newline when `keepLines`. */
 function textOf(node: HtmlNode, keepLines: boolean): string {
-  if (typeof node === 'string') return node
-  if (node.tag === 'br') return keepLines ? '\n' : ' '
-  if (node.tag === 'img') return node.attrs.alt ?? ''
-  if (isHidden(node)) return ''
-  return node.children.map((child) => textOf(child, keepLines)).join('')
+  const parts: string[] = []
+  collectText(node, keepLines, parts)
+  return parts.join('')
+}
+
+// Into one list, joined once: joining at every level copied deep text once per level.
+function collectText(node: HtmlNode, keepLines: boolean, parts: string[]): void {
+  if (typeof node === 'string') parts.push(node)
+  else if (node.tag === 'br') parts.push(keepLines ? '\n' : ' ')
+  else if (node.tag === 'img') parts.push(node.attrs.alt ?? '')
+  else if (!isHidden(node)) for (const child of node.children) collectText(child, keepLines, parts)
 }
 
 function collapse(text: string): string {

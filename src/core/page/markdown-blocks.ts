@@ -9,6 +9,8 @@
  * in a shell snippet is never a heading.
  */
 
+import { isLowSurrogate } from './utf8.ts'
+
 /** What a block is; decides where it may be cut (see chunk.ts). */
 export type BlockKind = 'heading' | 'paragraph' | 'list' | 'quote' | 'table' | 'code' | 'break'
 
@@ -52,14 +54,17 @@ interface Line {
 
 const BLANK = /^[ \t]*$/
 const FENCE = /^([ \t]*)(`{3,}|~{3,})(.*)$/
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/
+// The opening of an ATX heading; the rest of the line is read by `atxHeading`, not by a lazy
+// pattern, which was quadratic in a long run of spaces.
+const ATX_OPEN = /^ {0,3}(#{1,6})(?=[ \t]|$)/
+const CLOSING_HASHES = /(?<![^ \t])#+$/
 const THEMATIC = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/
 const QUOTE = /^ {0,3}>/
 const QUOTE_PREFIX = /^(?:[ \t]*>[ \t]?)+/
 const INDENTED = /^(?: {4}|\t)/
-const TABLE_DELIMITER = /^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/
+const DELIMITER_CELL = /^:?-+:?$/
 
 /**
  * Parses the blocks of a page and cuts it into heading sections.
@@ -106,13 +111,13 @@ function scanBlocks(lines: Line[], code: Range[]): ScannedBlock[] {
     }
     let last: number
     let kind: BlockKind
-    const atx = ATX.exec(text)
+    const atx = atxHeading(text)
     if (isTopFence(text)) {
       last = fenceEnd(lines, i, stripNothing)
       kind = 'code'
       code.push({ start: line.start, end: lines[last]!.end })
     } else if (atx) {
-      blocks.push(heading(line.start, line.end, atx[1]!.length, atx[2] ?? ''))
+      blocks.push(heading(line.start, line.end, atx.level, atx.raw))
       i++
       continue
     } else if (THEMATIC.test(text)) {
@@ -153,6 +158,19 @@ function scanBlocks(lines: Line[], code: Range[]): ScannedBlock[] {
   return blocks
 }
 
+/**
+ * An ATX heading line's level and raw text (closing `#`s and the spaces around it taken off),
+ * or null. Linear in the line: ATX_OPEN reads at most 9 characters, and the rest is trimmed.
+ */
+function atxHeading(text: string): { level: number; raw: string } | null {
+  const open = ATX_OPEN.exec(text)
+  if (!open) return null
+  let raw = text.slice(open[0].length).trim()
+  // `# Title ##` closes with hashes after a space; `# C#` keeps its own.
+  if (CLOSING_HASHES.test(raw)) raw = raw.replace(CLOSING_HASHES, '').trimEnd()
+  return { level: open[1]!.length, raw }
+}
+
 function heading(start: number, end: number, level: number, raw: string): HeadingBlock {
   return { kind: 'heading', start, end, level, title: headingText(raw) }
 }
@@ -189,7 +207,7 @@ function fenceEnd(lines: Line[], i: number, strip: (text: string) => string): nu
 
 /** Whether a line starts a block that ends a list or a paragraph without a blank line. */
 function interrupts(text: string): boolean {
-  return ATX.test(text) || isTopFence(text) || THEMATIC.test(text) || QUOTE.test(text)
+  return ATX_OPEN.test(text) || isTopFence(text) || THEMATIC.test(text) || QUOTE.test(text)
 }
 
 function quoteEnd(lines: Line[], i: number, code: Range[]): number {
@@ -258,8 +276,16 @@ function isTableStart(lines: Line[], i: number): boolean {
     next !== undefined &&
     lines[i]!.text.includes('|') &&
     next.text.includes('|') &&
-    TABLE_DELIMITER.test(next.text)
+    isDelimiterRow(next.text)
   )
+}
+
+/** A pipe table's delimiter row, `| --- | :-: |`: cells of dashes, colons at their ends. */
+function isDelimiterRow(text: string): boolean {
+  let row = text.trim()
+  if (row.startsWith('|')) row = row.slice(1)
+  if (row.endsWith('|')) row = row.slice(0, -1)
+  return row.split('|').every((cell) => DELIMITER_CELL.test(cell.trim()))
 }
 
 function tableEnd(lines: Line[], i: number): number {
@@ -288,43 +314,59 @@ function toSections(page: string, blocks: ScannedBlock[]): PageSection[] {
   const sections: PageSection[] = []
   const path: { level: number; title: string }[] = []
   let current: PageSection = { start: 0, end: page.length, headingPath: [], blocks: [] }
+  let headingsOnly = true
   for (const block of blocks) {
     if ('level' in block) {
       // A heading alone (nothing under it yet) stays with the heading that follows.
-      const headingsOnly = current.blocks.every((b) => b.kind === 'heading')
       if (!headingsOnly) {
         current.end = block.start
         sections.push(current)
         current = { start: block.start, end: page.length, headingPath: [], blocks: [] }
+        headingsOnly = true
       }
       while (path.length > 0 && path[path.length - 1]!.level >= block.level) path.pop()
       path.push({ level: block.level, title: block.title })
       current.headingPath = path.map((h) => h.title)
     }
     current.blocks.push({ kind: block.kind, start: block.start, end: block.end })
+    headingsOnly &&= block.kind === 'heading'
   }
   if (current.blocks.length > 0 || sections.length === 0) sections.push(current)
   return sections
 }
 
-const LINK = /!?\[([^\]]*)\]\([^)]*\)/g
+const LINK = /!?\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)?\)/g
 const EMPHASIS =
   /(\*\*|\*|~~)(?=\S)(.+?)(?<=\S)\1|(?<![\p{L}\p{N}])(__|_)(?=\S)(.+?)(?<=\S)\3(?![\p{L}\p{N}])/gu
 const WHITESPACE = /\s+/g
 
+/** The longest heading text a heading path holds, in UTF-16 code units; longer ones are cut. */
+export const MAX_HEADING_LENGTH = 256
+
+// Only this much of a heading line is read for its text: the path holds at most
+// MAX_HEADING_LENGTH, and the emphasis pattern must not meet a line of any length.
+const HEADING_READ = 4 * MAX_HEADING_LENGTH
+
 /**
  * A heading's text without its inline marks: link and image text kept, code backticks and
- * emphasis removed (underscores inside identifiers stay), whitespace collapsed.
+ * emphasis removed (underscores inside identifiers stay), whitespace collapsed, cut to
+ * {@link MAX_HEADING_LENGTH} (every chunk of the section carries it in its heading path).
  *
  * @example
  * headingText('Configure **`auth_handler`** with [the CLI](https://x.dev) ')
  * // => 'Configure auth_handler with the CLI'
  */
 export function headingText(raw: string): string {
-  return raw
+  const text = raw
+    .slice(0, HEADING_READ)
     .replace(LINK, '$1')
     .replaceAll('`', '')
     .replace(EMPHASIS, (_, _a, starred, _b, underlined) => starred ?? underlined)
     .replace(WHITESPACE, ' ')
     .trim()
+  if (text.length <= MAX_HEADING_LENGTH) return text
+  const cut = isLowSurrogate(text.charCodeAt(MAX_HEADING_LENGTH))
+    ? MAX_HEADING_LENGTH - 1
+    : MAX_HEADING_LENGTH
+  return text.slice(0, cut).trimEnd()
 }

@@ -4,6 +4,13 @@
  * item carries.
  */
 
+/**
+ * Line prefixes written at most: deeper quotes and lists keep the outer ones and the innermost,
+ * so a line's prefix stays short however deep the HTML nests (256 levels of `<ul><li>` wrote
+ * 512 spaces before every line).
+ */
+export const MAX_WRITTEN_PREFIXES = 8
+
 /** HTML's whitespace, plus the no-break space, which reads as a space in plain text. */
 export const HTML_SPACE = /[ \t\n\r\f\u00A0]+/
 
@@ -62,10 +69,16 @@ export class Writer {
   }
 
   #blankPrefix(): string {
-    return this.#prefixes
+    return this.#written()
       .map((p) => p.rest)
       .join('')
       .trimEnd()
+  }
+
+  #written(): { first: string; rest: string; used: boolean }[] {
+    const all = this.#prefixes
+    if (all.length <= MAX_WRITTEN_PREFIXES) return all
+    return [...all.slice(0, MAX_WRITTEN_PREFIXES - 1), all[all.length - 1]!]
   }
 
   text(text: string): void {
@@ -104,7 +117,9 @@ export class Writer {
     }
     this.#newlines = 0
     if (this.#lineStart) {
-      this.#out += this.#prefixes.map((p) => (p.used ? p.rest : p.first)).join('')
+      this.#out += this.#written()
+        .map((p) => (p.used ? p.rest : p.first))
+        .join('')
       for (const prefix of this.#prefixes) prefix.used = true
       this.#lineStart = false
     } else if (this.#space) this.#out += ' '

@@ -9,14 +9,20 @@ import { checkCharacters } from '../validate.ts'
 
 const STRIPPED = /[\u200B\u2060\uFEFF\u00AD]/g
 const LINE_BREAK = /\r\n?|[\u2028\u2029]/g
-const TRAILING_SPACE = /[^\S\n]+$/gm
+// Only from the start of a run of spaces: tried from each space, a long inner run was quadratic.
+const TRAILING_SPACE = /(?<![^\S\n])[^\S\n]+$/gm
 const BLANK_LINES = /\n{3,}/g
+// A run of spaces longer than this says nothing and could fill chunks with nothing else.
+const SPACE_RUN = /(?<![^\S\n])[^\S\n]{1025,}/g
+/** The longest run of spaces and tabs a page keeps; a longer one is cut to it. */
+export const MAX_SPACE_RUN = 1024
 const LEADING_BLANK_LINES = /^(?:[^\S\n]*\n)+/
 
 /**
  * NFC, invisible separators stripped (zero-width space, word joiner, BOM, soft hyphen), line
- * breaks as `\n`, spaces at line ends removed, at most one blank line in a row, blank lines at
- * the start and whitespace at the end removed. Indentation and inner spaces stay.
+ * breaks as `\n`, spaces at line ends removed, at most one blank line in a row, runs of spaces
+ * and tabs cut to {@link MAX_SPACE_RUN}, blank lines at the start and whitespace at the end
+ * removed. Indentation and inner spaces stay.
  *
  * @example
  * normalizePage('\r\n# Title  \r\n\r\n\r\n\r\n    indented  code\r\n')
@@ -29,6 +35,7 @@ export function normalizePage(text: string): string {
     .replace(LINE_BREAK, '\n')
     .replace(TRAILING_SPACE, '')
     .replace(BLANK_LINES, '\n\n')
+    .replace(SPACE_RUN, (run) => run.slice(0, MAX_SPACE_RUN))
     .replace(LEADING_BLANK_LINES, '')
     .trimEnd()
 }
