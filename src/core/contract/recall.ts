@@ -200,7 +200,10 @@ export interface RecallResult {
   filtered: number
   /** Present when a list was unavailable and the answer is partial. */
   degraded?: Degraded
-  /** Wall time inside the engine, including query embedding. */
+  /**
+   * Wall time inside the engine, including query embedding and any wait for a turn behind other
+   * recalls (`EngineOptions.recallQueue`).
+   */
   tookMs: number
   /** Present when a `select` hook was given: whether its choice was applied. */
   selection?: SelectionOutcome
