@@ -28,7 +28,11 @@ export interface RememberPageInput {
    * here names a new page.
    */
   pageId?: string
-  /** @default 'unverified' */
+  /**
+   * As for `remember`: the host decides; when it does not, a page the user or the agent wrote
+   * (`source` `'user'` or `'agent'`) is `'unverified'`, one from a URL, a tool or an import
+   * `'untrusted'`. @default 'unverified' for source 'user' or 'agent', else 'untrusted'
+   */
   trust?: TrustLevel
   /** What to do when a chunk looks like an injected instruction. @default 'reject' */
   poison?: PoisonPolicy

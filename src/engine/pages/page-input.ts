@@ -10,6 +10,7 @@ import {
   validateTags,
 } from '../../core/validate.ts'
 import { POISON_POLICIES, TRUST_LEVELS } from '../../core/vocabulary.ts'
+import { defaultTrust } from '../prepare.ts'
 
 /** A checked {@link RememberPageInput}: the page normalised, every field resolved. */
 export interface CheckedPage {
@@ -57,6 +58,7 @@ export function checkPageInput(
   if ((o.text === undefined) === (o.html === undefined)) {
     throw new InvalidInputError('BAD_OPTION', 'text', 'expected one of text or html, not both')
   }
+  const source = validateName(o.source ?? DEFAULT_SOURCE, 'source')
   const checked: CheckedPage = {
     title: validateName(o.title, 'title'),
     page: validatePage(
@@ -64,10 +66,10 @@ export function checkPageInput(
       o.html === undefined ? 'text' : 'html',
       maxPageBytes,
     ),
-    source: validateName(o.source ?? DEFAULT_SOURCE, 'source'),
+    source,
     tags: validateTags(o.tags, 'tags', limits.maxTags, limits.maxTagLength),
     namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, 'namespace'),
-    trust: oneOf(o.trust ?? 'unverified', TRUST_LEVELS, 'trust'),
+    trust: oneOf(o.trust ?? defaultTrust(source), TRUST_LEVELS, 'trust'),
     poison: oneOf(o.poison ?? 'reject', POISON_POLICIES, 'poison'),
   }
   if (o.pageId !== undefined) checked.pageId = validateId(o.pageId, 'pageId')

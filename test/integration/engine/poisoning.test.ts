@@ -393,6 +393,19 @@ describe('provenance defaults (issue 24)', () => {
     expect(await trustOf('The bins go out on Thursday')).toBe('untrusted')
     expect(await trustOf('The office is on floor two')).toBe('trusted')
   })
+
+  it('makes a page from a URL untrusted by default, every chunk of it, and a page the agent wrote unverified', async () => {
+    const e = await engine()
+    const text = 'Opening hours are nine to five on weekdays.\n\nThe shop is closed on Sundays.'
+    await e.rememberPage({ title: 'Shop hours', text, source: 'https://shop.example.com/hours' })
+    await e.rememberPage({ title: 'My notes', text: 'The spare key is in the blue box.' })
+    const chunks = (await stored(e)).filter((m) => m.type === 'page')
+    const bySource = (source: string) => chunks.filter((m) => m.source === source)
+    expect(bySource('https://shop.example.com/hours').length).toBeGreaterThan(0)
+    for (const m of bySource('https://shop.example.com/hours')) expect(m.trust).toBe('untrusted')
+    for (const m of bySource('agent')) expect(m.trust).toBe('unverified')
+    expect(bySource('agent').length).toBeGreaterThan(0)
+  })
 })
 
 describe('the learned stage on the write path (issue 24)', () => {
