@@ -21,6 +21,8 @@ export interface FirstPartyStorage {
    * storage once access was granted (or in a browser that does not partition).
    */
   via: 'top-level' | 'storage-access-handle' | 'frame'
+  /** Why the browser answered so, in words for the paths report. */
+  reason: string
 }
 
 /** The part of `StorageAccessHandle` used here (Chromium; not yet in TypeScript's DOM types). */
@@ -36,6 +38,12 @@ type RequestStorageAccess = (
 ) => Promise<StorageAccessHandle | undefined>
 
 let granted: Promise<FirstPartyStorage | undefined> | undefined
+let refusal = 'storage access was not asked for yet'
+
+/** Why the last attempt found no first-party storage (meaningful after one answered `undefined`). */
+export function whyNoFirstPartyStorage(): string {
+  return refusal
+}
 
 /**
  * The first-party storage if the page may have it without asking the user: top-level, access
@@ -69,10 +77,12 @@ function kept(
 }
 
 async function request(): Promise<FirstPartyStorage | undefined> {
-  if (window.top === window) return own('top-level')
+  if (window.top === window) return own('top-level', 'the page is a top-level window of its origin')
   const requestAccess = (document as { requestStorageAccess?: RequestStorageAccess })
     .requestStorageAccess
-  if (typeof requestAccess !== 'function') return own('frame')
+  if (typeof requestAccess !== 'function') {
+    return own('frame', 'this browser has no Storage Access API, so it does not partition frames')
+  }
   let handle: StorageAccessHandle | undefined
   try {
     handle = await requestAccess.call(document, {
@@ -81,7 +91,9 @@ async function request(): Promise<FirstPartyStorage | undefined> {
       BroadcastChannel: true,
       localStorage: true,
     })
-  } catch {
+  } catch (error) {
+    const { name, message } = error instanceof Error ? error : { name: 'Error', message: '' }
+    refusal = `requestStorageAccess was refused (${name}: ${message || String(error)})`
     return undefined
   }
   if (handle?.indexedDB) {
@@ -92,12 +104,17 @@ async function request(): Promise<FirstPartyStorage | undefined> {
       openChannel: handle.BroadcastChannel?.bind(handle),
       localStorage: handle.localStorage,
       via: 'storage-access-handle',
+      reason: 'requestStorageAccess({ indexedDB: true }) handed over the unpartitioned IndexedDB',
     }
   }
-  return (await document.hasStorageAccess()) ? own('frame') : undefined
+  if (await document.hasStorageAccess()) {
+    return own('frame', "storage access was granted, so the frame's own storage is first-party")
+  }
+  refusal = 'requestStorageAccess resolved, yet the frame has no storage access'
+  return undefined
 }
 
-function own(via: FirstPartyStorage['via']): FirstPartyStorage {
+function own(via: FirstPartyStorage['via'], reason: string): FirstPartyStorage {
   let localStorage: Storage | undefined
   try {
     localStorage = globalThis.localStorage
@@ -110,5 +127,6 @@ function own(via: FirstPartyStorage['via']): FirstPartyStorage {
       typeof BroadcastChannel === 'undefined' ? undefined : (name) => new BroadcastChannel(name),
     localStorage,
     via,
+    reason,
   }
 }

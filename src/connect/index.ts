@@ -9,18 +9,21 @@ export {
   type FirstPartyStorage,
   firstPartyStorage,
   requestFirstPartyStorage,
+  whyNoFirstPartyStorage,
 } from './first-party-storage.ts'
 export { createOriginHost } from './origin-host.ts'
 export { NOT_OFFERED_TO_ORIGINS, type OriginAccess, scopeToOrigin } from './origin-scope.ts'
 export {
   CONNECT_PROTOCOL,
   type ConnectAccepted,
+  type ConnectPath,
   type ConnectPrompt,
   type ConnectRefused,
   type ConnectReply,
   type ConnectRequest,
   type HostReady,
   originNamespace,
+  type PathReport,
 } from './protocol.ts'
 export {
   type ConnectionStatus,

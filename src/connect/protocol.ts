@@ -4,14 +4,40 @@
  * host accepts, the `MessagePort` handed over in `connect` speaks the usual Comlink protocol of
  * `host/protocol.ts`, scoped to the embedder's origin.
  *
- * 1. host → parent, `window.postMessage(ready, '*')`: the page is listening (nothing secret).
- * 2. parent → host, `postMessage(connect, hostOrigin, [port])`: only the host's origin gets the port.
- * 3. host → parent, on the port: `prompt` while the user is asked, then `accepted` or `refused`.
+ * The host page is either the embedder's iframe (its `parent`) or a window the embedder opened
+ * (its `opener`, path `'window'`); "peer" below is that one window.
+ *
+ * 1. host → peer, `postMessage(ready, '*')`: the page is listening (nothing secret).
+ * 2. peer → host, `postMessage(connect, hostOrigin, [port])`: only the host's origin gets the port.
+ * 3. host → peer, on the port: `prompt` while the user is asked, then `accepted` or `refused`,
+ *    each naming the paths to the memory's storage that were tried and why (`paths`).
  */
 import type { ErrorData } from '../core/errors.ts'
 
 /** Names this protocol and its version; a message without it is not ours and is ignored. */
 export const CONNECT_PROTOCOL = 'engram-connect/1'
+
+/**
+ * How the host page reaches the memory's own (first-party) storage, in the order tried:
+ * - `'frame'`: the iframe's own storage is the host origin's (the browser does not partition it,
+ *   or access was granted before);
+ * - `'storage-access'`: the iframe asked with the Storage Access API and the browser granted it;
+ * - `'window'`: a top-level window of the host origin, opened by the embedder on a click.
+ */
+export type ConnectPath = 'frame' | 'storage-access' | 'window'
+
+/** One path the host page tried (or could not try), and why it was or was not used. */
+export interface PathReport {
+  via: ConnectPath
+  /** Whether this path answers the connection (at most one report of a connection has it). */
+  used: boolean
+  /**
+   * Why, in words for a log or a developer:
+   * @example
+   * // => "requestStorageAccess was refused (NotAllowedError: requestStorageAccess not allowed)"
+   */
+  reason: string
+}
 
 /** The host page is loaded and listens for `connect`. */
 export interface HostReady {
@@ -41,6 +67,8 @@ export interface ConnectAccepted {
   namespace: string
   /** Every namespace the origin may read and write. */
   namespaces: string[]
+  /** The paths tried, the one that answers last (`used: true`). */
+  paths: PathReport[]
 }
 
 /**
@@ -51,6 +79,12 @@ export interface ConnectRefused {
   protocol: typeof CONNECT_PROTOCOL
   type: 'refused'
   error: ErrorData
+  /**
+   * The paths tried and why each failed, when the storage was the reason (the user said nothing
+   * yet, or said Allow); a last `'window'` report with `used: false` says the embedder may still
+   * open the host in a window from a click.
+   */
+  paths?: PathReport[]
 }
 
 export type ConnectReply = ConnectPrompt | ConnectAccepted | ConnectRefused

@@ -1,10 +1,14 @@
 import * as Comlink from 'comlink'
-import { AccessDeniedError, errorToData } from '../core/errors.ts'
+import { AccessDeniedError, errorToData, StorageError } from '../core/errors.ts'
 import { createMemoryHost } from '../host/memory-host.ts'
 import type { EngineEnvironment } from '../host/open-engine.ts'
 import type { WorkerOpenOptions } from '../host/protocol.ts'
 import { syncChannelName } from '../storage/names.ts'
-import { type FirstPartyStorage, firstPartyStorage } from './first-party-storage.ts'
+import {
+  type FirstPartyStorage,
+  firstPartyStorage,
+  whyNoFirstPartyStorage,
+} from './first-party-storage.ts'
 import { createOriginHost } from './origin-host.ts'
 import {
   CONNECT_PROTOCOL,
@@ -13,8 +17,10 @@ import {
   type HostReady,
   isConnectMessage,
   originNamespace,
+  type PathReport,
 } from './protocol.ts'
 import { SiteGrants } from './site-grants.ts'
+import { type HostPlacement, missedPaths, reachedPaths } from './storage-paths.ts'
 
 /** What the user is asked: `origin` wants to use `memory`, in `namespace`. */
 export interface ConsentRequest {
@@ -26,7 +32,7 @@ export interface ConsentRequest {
 /** How a connection ended up, for the host page to show. */
 export type ConnectionStatus =
   | { origin: string; state: 'asking' }
-  | { origin: string; state: 'connected'; namespaces: string[] }
+  | { origin: string; state: 'connected'; namespaces: string[]; paths: PathReport[] }
   | { origin: string; state: 'refused'; reason: string }
 
 export interface ServeOriginsOptions {
@@ -46,11 +52,14 @@ export interface ServeOriginsOptions {
 }
 
 /**
- * Makes this page (the host page, in an iframe of another origin) answer that origin's
- * `embedMemory()`: announces itself to the parent, and for each `connect` message from it
- * checks the allow-list (asking the user when the origin is unknown), then either serves the
- * memory on the transferred port, scoped to the origin, or refuses with `AccessDeniedError`.
- * Returns a function that stops listening.
+ * Makes this page (the host page) answer another origin's `embedMemory()`, from one peer: the
+ * page's `parent` when it is an iframe, its `opener` when it is a top-level window that page
+ * opened (`embedMemory({ via: 'window' })`, where the storage is first-party by construction).
+ * Announces itself to the peer, and for each `connect` message from it checks the allow-list
+ * (asking the user when the origin is unknown), then either serves the memory on the
+ * transferred port, scoped to the origin, or refuses with `AccessDeniedError` (the user said
+ * no) or `StorageError` (the browser gave this page no first-party storage). Returns a function
+ * that stops listening; a page with neither peer does nothing.
  *
  * @example
  * // connect.html's script, on https://memory.example
@@ -59,18 +68,20 @@ export interface ServeOriginsOptions {
  */
 export function serveOrigins(options: ServeOriginsOptions): () => void {
   const storage = options.storage ?? firstPartyStorage
+  const placement: HostPlacement = window.parent !== window ? 'frame' : 'window'
+  const peer: Window | null = placement === 'frame' ? window.parent : window.opener
+  if (!peer) return () => {}
   const onMessage = (event: MessageEvent): void => {
     const port = event.ports[0]
-    if (event.source !== window.parent || window.parent === window) return
+    // Only the one peer: a third origin's window that found this one cannot hand it a port.
+    if (event.source !== peer) return
     if (!port || !isConnectMessage<ConnectRequest>(event.data, 'connect')) return
-    void connect(event.origin, port, options, storage)
+    void connect(event.origin, port, options, storage, placement)
   }
   addEventListener('message', onMessage)
-  if (window.parent !== window) {
-    const ready: HostReady = { protocol: CONNECT_PROTOCOL, type: 'ready' }
-    // Says only that the page listens; the port goes to the host's origin alone.
-    window.parent.postMessage(ready, '*')
-  }
+  const ready: HostReady = { protocol: CONNECT_PROTOCOL, type: 'ready' }
+  // Says only that the page listens; the port goes to the host's origin alone.
+  peer.postMessage(ready, '*')
   return () => removeEventListener('message', onMessage)
 }
 
@@ -80,22 +91,23 @@ async function connect(
   port: MessagePort,
   options: ServeOriginsOptions,
   storage: () => Promise<FirstPartyStorage | undefined>,
+  placement: HostPlacement,
 ): Promise<void> {
   const memory = options.memory.name
   const reply = (message: ConnectReply): void => port.postMessage(message)
-  const refuse = (error: Error): void => {
+  const refuse = (error: Error, paths?: PathReport[]): void => {
     options.onStatus?.({ origin, state: 'refused', reason: error.message })
     const data = errorToData(error)
-    reply({ protocol: CONNECT_PROTOCOL, type: 'refused', error: data })
+    reply({ protocol: CONNECT_PROTOCOL, type: 'refused', error: data, ...(paths ? { paths } : {}) })
     port.close()
   }
   try {
-    const decided = await decide(origin, options, storage, () => {
+    const decided = await decide(origin, options, storage, placement, () => {
       options.onStatus?.({ origin, state: 'asking' })
       reply({ protocol: CONNECT_PROTOCOL, type: 'prompt' })
     })
-    if (decided instanceof AccessDeniedError) return refuse(decided)
-    const { grants, place, namespaces } = decided
+    if ('error' in decided) return refuse(decided.error, decided.paths)
+    const { grants, place, namespaces, paths } = decided
     await grants.touch(memory, origin)
     const access = {
       origin,
@@ -118,51 +130,76 @@ async function connect(
       memory,
       namespace: namespaces[0] ?? originNamespace(origin),
       namespaces,
+      paths,
     })
     Comlink.expose(host, port)
-    options.onStatus?.({ origin, state: 'connected', namespaces })
+    options.onStatus?.({ origin, state: 'connected', namespaces, paths })
   } catch (error) {
     refuse(error instanceof Error ? error : new Error(`the host page failed: ${String(error)}`))
   }
 }
+
+/** What {@link decide} found: the storage and the grant, or why the origin gets neither. */
+type Decision =
+  | { grants: SiteGrants; place: FirstPartyStorage; namespaces: string[]; paths: PathReport[] }
+  | { error: Error; paths?: PathReport[] }
 
 /** The allow-list's answer, asking the user when it has none. */
 async function decide(
   origin: string,
   options: ServeOriginsOptions,
   storage: () => Promise<FirstPartyStorage | undefined>,
+  placement: HostPlacement,
   asking: () => void,
-): Promise<
-  { grants: SiteGrants; place: FirstPartyStorage; namespaces: string[] } | AccessDeniedError
-> {
+): Promise<Decision> {
   const memory = options.memory.name
   if (origin === 'null') {
-    return new AccessDeniedError(origin, 'a page with an opaque origin cannot be allowed')
+    return {
+      error: new AccessDeniedError(origin, 'a page with an opaque origin cannot be allowed'),
+    }
   }
   let place = await storage()
   let grants = place && grantsIn(place)
   const known = await grants?.get(memory, origin)
   if (known?.state === 'denied') {
-    return new AccessDeniedError(origin, `${origin} was denied access to this memory`)
+    return { error: new AccessDeniedError(origin, `${origin} was denied access to this memory`) }
   }
-  if (grants && known?.state === 'allowed')
-    return { grants, place: place!, namespaces: known.namespaces }
+  if (grants && place && known?.state === 'allowed') {
+    return {
+      grants,
+      place,
+      namespaces: known.namespaces,
+      paths: reachedPaths(placement, place, false),
+    }
+  }
+  const before = place
   asking()
   const allowed = await options.consent({ origin, memory, namespace: originNamespace(origin) })
   place ??= await storage()
   grants ??= place && grantsIn(place)
   if (!allowed) {
     await grants?.deny(memory, origin)
-    return new AccessDeniedError(origin, `the user denied ${origin} access to this memory`)
+    return {
+      error: new AccessDeniedError(origin, `the user denied ${origin} access to this memory`),
+    }
   }
   if (!grants || !place) {
-    return new AccessDeniedError(
-      origin,
-      'the browser did not grant this page access to its storage',
-    )
+    const refusal = whyNoFirstPartyStorage()
+    return {
+      error: new StorageError(
+        `the browser did not grant this page access to its storage (${refusal}); ` +
+          "open the memory in a window instead: embedMemory({ host, via: 'window' }) from a click",
+      ),
+      paths: missedPaths(refusal),
+    }
   }
   const grant = await grants.allow(memory, origin)
-  return { grants, place, namespaces: grant.namespaces }
+  return {
+    grants,
+    place,
+    namespaces: grant.namespaces,
+    paths: reachedPaths(placement, place, before === undefined),
+  }
 }
 
 const opened = new WeakMap<FirstPartyStorage, SiteGrants>()

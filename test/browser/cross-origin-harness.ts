@@ -30,9 +30,33 @@ async function attempt(task) {
   }
 }
 
+/** The connection as the test inspects it, and every path report the app heard. */
+async function connectVia(host, via) {
+  const heard = []
+  const result = await attempt(async () => {
+    const memory = await embedMemory({ host, via, onPath: (report) => heard.push(report) })
+    globalThis.memory = memory
+    return { namespace: memory.namespace, namespaces: memory.namespaces, path: memory.path }
+  })
+  return { ...result, heard }
+}
+
+// The app's own button: a window may be opened only from the user's click, before any await.
+const button = document.createElement('button')
+button.id = 'connect-window'
+button.textContent = 'Connect my memory'
+button.addEventListener('click', () => {
+  globalThis.windowConnection = undefined
+  void connectVia(button.dataset.host, 'window').then((result) => {
+    globalThis.windowConnection = result
+  })
+})
+document.body.append(button)
+
 Object.assign(globalThis, {
   engramTest: {
     attempt,
+    connectVia,
     async connect(host) {
       return attempt(async () => {
         const memory = await embedMemory({ host })
