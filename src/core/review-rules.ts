@@ -86,6 +86,9 @@ export function pageReviewActions(
     needsReview: chunks.every((c) => c.needsReview === true),
   }
   if (chunks.some((c) => c.archivedAt === undefined)) delete whole.archivedAt
+  // An end set on one chunk (feedback, an older engine) holds the page only once all have one.
+  if (chunks.some((c) => c.expiresAt === undefined)) delete whole.expiresAt
+  else whole.expiresAt = Math.max(...chunks.map((c) => c.expiresAt!))
   const page = reviewAction(whole, now, options)
   for (const chunk of chunks) {
     const action: ReviewAction = {}

@@ -11,7 +11,7 @@ import { checkEdge, edgesOf, putEdge } from './relations.ts'
  * The calls that tend what is stored rather than add to it: relations between memories and a
  * reader's feedback. Each runs through the write queue and under the cross-tab lock.
  * Relations change no index (recall reads them from their table), so they take no change-log
- * entry; feedback changes a memory, so it does.
+ * entry; feedback changes a memory (every chunk of a page, for a chunk), so it does.
  */
 export class Curator {
   readonly #ctx: EngineContext
@@ -61,16 +61,26 @@ export class Curator {
     return ctx.queue.run(() =>
       locked(ctx, async () => {
         const now = ctx.clock()
-        const { memory, seq } = await ctx.transact(async () => {
+        const { rows, seqs } = await ctx.transact(async () => {
           const row = await ctx.db.memories.get(id)
           if (!row) throw new MemoryNotFoundError(id)
-          const next: Memory = { ...row, ...feedbackFields(row, checked, now, ctx.lifecycle) }
-          await ctx.db.memories.put(next)
-          return { memory: next, seq: await ctx.db.changes.add({ op: 'put', id, at: now }) }
+          // A page is curated whole: feedback on a chunk (a recall hit) is feedback on its page,
+          // or one chunk would expire, or be flagged, apart from the rest.
+          const targets =
+            row.pageId === undefined
+              ? [row]
+              : await ctx.db.memories.where('pageId').equals(row.pageId).toArray()
+          const next = targets.map(
+            (m): Memory => ({ ...m, ...feedbackFields(m, checked, now, ctx.lifecycle) }),
+          )
+          await ctx.db.memories.bulkPut(next)
+          const changes = next.map((m) => ({ op: 'put' as const, id: m.id, at: now }))
+          const added = await ctx.db.changes.bulkAdd(changes, { allKeys: true })
+          return { rows: next, seqs: added as number[] }
         })
-        ctx.indexes.refresh(memory)
-        ctx.sync.recordWrites([seq])
-        return memory
+        for (const m of rows) ctx.indexes.refresh(m)
+        ctx.sync.recordWrites(seqs)
+        return rows.find((m) => m.id === id)!
       }),
     )
   }

@@ -61,6 +61,24 @@ describe('review of pages', () => {
     expect((await e.verify()).ok).toBe(true)
   })
 
+  it('takes feedback on one chunk as feedback on its page, so review never splits the page', async () => {
+    const clock = manualClock()
+    const e = await engine({ clock: clock.read })
+    const text = guide(4, 3)
+    const { pageId, chunks } = await e.rememberPage({ title: 'Guide', text })
+    const rows = (await e.list({ type: 'page', limit: 100 })).items
+    const second = rows.find((m) => m.chunk === 1)!
+    await e.feedback(second.id, 'outdated')
+    const after = (await e.list({ type: 'page', limit: 100 })).items
+    expect(after.every((m) => m.expiresAt === clock.now)).toBe(true)
+    clock.tick(DAY_MS)
+    expect((await e.review()).archived).toHaveLength(chunks)
+    expect((await e.getPage(pageId))?.text).toBe(text)
+    clock.tick(8 * DAY_MS)
+    expect((await e.review()).removed).toHaveLength(chunks)
+    expect(await e.getPage(pageId)).toBeUndefined()
+  })
+
   it('gives a merged memory the lowest trust of the two it was made from', async () => {
     const db = { name: `review-trust-${Math.random().toString(36).slice(2)}`, ...freshIdb() }
     const lax = await openTestEngine({ ...db, retrieval: { nearDuplicate: 0.9999 } })
