@@ -156,14 +156,25 @@ class SyncSession implements SyncHandle {
       await this.#mirror.replicate.to(this.#remote)
       await this.#remote.replicate.to(this.#mirror)
     } catch (error) {
-      const failure = new SyncServerError(
-        `could not reach ${this.#options.url}: ${(error as Error)?.message ?? error}`,
-        { cause: error },
-      )
-      this.#set({ error: errorToData(failure) })
-      throw failure
+      throw this.#unreachable(error)
     }
+    this.#reached()
     await this.#step()
+  }
+
+  /** The server cannot be reached: said in the status (`paused` while live), as the error. */
+  #unreachable(error: unknown): SyncServerError {
+    const failure = new SyncServerError(
+      `could not reach ${this.#options.url}: ${(error as Error)?.message ?? error}`,
+      { cause: error },
+    )
+    if (!this.#stopped) this.#set({ state: 'paused', error: errorToData(failure) })
+    return failure
+  }
+
+  /** The server answered again: an outage error no longer stands. */
+  #reached(): void {
+    if (this.#status.error?.code === 'SYNC_SERVER') delete this.#status.error
   }
 
   async compact(): Promise<void> {
@@ -216,13 +227,27 @@ class SyncSession implements SyncHandle {
         back_off_function: (delay: number) => Math.min(o.maxRetryMs, delay === 0 ? 100 : delay * 2),
       })
       .on('change', (info) => this.#counted(info.direction, info.change.docs.length))
-      .on('active', () => this.#set({ state: 'active' }))
+      .on('active', () => {
+        this.#reached()
+        this.#set({ state: 'active' })
+      })
       .on('paused', (error?: unknown) => {
         if (error) this.#status.error = errorToData(error as Error)
         this.#set({ state: 'paused' })
       })
       // Only what retrying cannot mend reaches here (401/403): the sync is over.
       .on('error', (error) => void this.#giveUp(error))
+    // The two-way wrapper drops the error its halves pause with: an outage would read as caught
+    // up. Each half says so itself.
+    const halves = this.#replication as unknown as {
+      push?: PouchDB.Replication.Replication<Record<string, unknown>>
+      pull?: PouchDB.Replication.Replication<Record<string, unknown>>
+    }
+    for (const half of [halves.push, halves.pull]) {
+      half?.on('paused', (error?: unknown) => {
+        if (error) this.#unreachable(error)
+      })
+    }
     this.#feed = this.#mirror.changes({ since: 'now', live: true }).on('change', (change) => {
       if (!change.id.startsWith('_local/')) this.#schedule()
     })

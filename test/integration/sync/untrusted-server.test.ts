@@ -188,6 +188,33 @@ describe('a server that swaps the key check', () => {
 })
 
 describe('a server that goes away', () => {
+  it('says in the status of a live sync that the server is unreachable, and clears it once back', async () => {
+    const { a, options } = await setup()
+    const sync = await startSync(a.engine, { ...options, mirror: a.mirror, maxRetryMs: 100 })
+    const heard = (check: (s: typeof sync.status) => boolean) =>
+      new Promise<void>((resolve) => {
+        if (check(sync.status)) return resolve()
+        const off = sync.on((s) => {
+          if (check(s)) {
+            off()
+            resolve()
+          }
+        })
+      })
+    try {
+      await sync.flush()
+      const offline = heard((s) => s.state === 'paused' && s.error?.code === 'SYNC_SERVER')
+      await server.kill()
+      await a.engine.remember('Written while the server is down')
+      await offline
+      await server.restart()
+      await sync.flush()
+      expect(sync.status.error).toBeUndefined()
+    } finally {
+      await sync.stop()
+    }
+  })
+
   it('rejects flush() with SyncServerError while unreachable, and says so in the status', async () => {
     const { a, options } = await setup()
     const sync = await startSync(a.engine, { ...options, mirror: a.mirror, maxRetryMs: 100 })
