@@ -10,6 +10,12 @@
  * - each hit: one that matched no query term stays only if its own cosine stands above the
  *   unrelated level.
  *
+ * The query's cosine bar knows how much it has seen (issue 26): the best of n unrelated cosines
+ * stands about √(2 ln n) spreads above the unrelated level (the Gaussian maximum), so a store of
+ * 5 memories cannot be asked for the 2.5 spreads that separate noise from signal among 45. The
+ * bar is the lower of `queryLift` and that expected maximum; from about 23 memories on it is
+ * `queryLift` alone.
+ *
  * Pure: recall's floor stage (`src/engine/recall/floor.ts`) supplies each hit's evidence and the
  * model's calibration (from the model table).
  */
@@ -57,11 +63,29 @@ export function liftOf(cosine: number, calibration: ModelCalibration): number {
   return Math.max(0, (cosine - calibration.unrelated) / calibration.spread)
 }
 
-/** Whether the query, judged by its hits together, is about anything the store holds. */
+/**
+ * The best-cosine bar for a query judged against `memories` cosines: `queryLift`, or below it
+ * the lift the best of that many unrelated cosines is expected to reach, √(2 ln n).
+ *
+ * @example
+ * queryLiftBar(2.5, 5) // => 1.79
+ * queryLiftBar(2.5, 45) // => 2.5
+ */
+export function queryLiftBar(queryLift: number, memories: number): number {
+  if (!Number.isFinite(memories)) return queryLift
+  return Math.min(queryLift, Math.sqrt(2 * Math.log(Math.max(1, memories))))
+}
+
+/**
+ * Whether the query, judged by its hits together, is about anything the store holds.
+ * `memories` is how many cosines the judgement rests on (the vector list's read: the whole
+ * scope when it is small); unknown means many.
+ */
 export function queryOnTopic(
   hits: readonly HitEvidence[],
   calibration: ModelCalibration,
   policy: FloorPolicy = DEFAULT_FLOOR_POLICY,
+  memories = Number.POSITIVE_INFINITY,
 ): boolean {
   let best = 0
   for (const hit of hits) {
@@ -71,7 +95,7 @@ export function queryOnTopic(
       if (hit.coverage > 0) return true
     } else best = Math.max(best, liftOf(hit.cosine, calibration))
   }
-  return best >= policy.queryLift
+  return best >= queryLiftBar(policy.queryLift, memories)
 }
 
 /** Whether one hit of an on-topic query has evidence of its own. */
@@ -87,7 +111,7 @@ export function hitHasEvidence(
 /**
  * The hits that clear the floor, in their order, and how many did not (recall reports it).
  * Pass every fused candidate, not just the top k: whether the query is on topic is judged on
- * all of them.
+ * all of them. `memories`: how many cosines the vector list read ({@link queryLiftBar}).
  *
  * @example
  * const use = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 } // USE-lite
@@ -104,9 +128,10 @@ export function applyFloor<T>(
   evidence: (hit: T) => HitEvidence,
   calibration: ModelCalibration,
   policy: FloorPolicy = DEFAULT_FLOOR_POLICY,
+  memories = Number.POSITIVE_INFINITY,
 ): { kept: T[]; dropped: number } {
   const all = hits.map(evidence)
-  if (!queryOnTopic(all, calibration, policy)) return { kept: [], dropped: hits.length }
+  if (!queryOnTopic(all, calibration, policy, memories)) return { kept: [], dropped: hits.length }
   const kept = hits.filter((_, i) => hitHasEvidence(all[i]!, calibration, policy))
   return { kept, dropped: hits.length - kept.length }
 }

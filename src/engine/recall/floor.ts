@@ -48,7 +48,7 @@ export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): F
   }
   const scale = calibration ?? UNUSED_SCALE
   const evidence = evidenceReader(input)
-  const { kept } = applyFloor(ranked, evidence, scale, policy)
+  const { kept } = applyFloor(ranked, evidence, scale, policy, readSize(found))
   const keptSet = new Set(kept)
   const filtered = ranked.slice(0, input.k).filter((r) => !keptSet.has(r)).length
   const cosineOnly = new Map<string, number>()
@@ -59,6 +59,17 @@ export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): F
     }
   }
   return { kept, filtered, cosineOnly }
+}
+
+/**
+ * How many cosines the query's standing rests on: the vector list's read, the whole scope when
+ * the scan came back short; many without a vector list, or when hybrid's deep read was cut
+ * (`cosineBound`). A semantic read cut at `candidates` counts as the read; at the default 30 that
+ * is above the ~23 memories from which the bar no longer moves.
+ */
+function readSize(found: FloorInput['found']): number {
+  if (!found.vector?.list || found.vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
+  return found.cosines.size
 }
 
 /** Keyword-only recall reads no cosine; a scale is still needed to satisfy the signature. */

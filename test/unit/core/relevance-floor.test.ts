@@ -5,6 +5,7 @@ import {
   DEFAULT_FLOOR_POLICY,
   hitHasEvidence,
   liftOf,
+  queryLiftBar,
   queryOnTopic,
 } from '../../../src/core/relevance-floor'
 
@@ -57,5 +58,40 @@ describe('relevance floor', () => {
       applyFloor(hits, (h) => ({ coverage: h.coverage, cosine: 0 }), USE, strict).kept,
     ).toEqual(hits)
     expect(applyFloor([], same, USE)).toEqual({ kept: [], dropped: 0 })
+  })
+
+  describe('in a small store (issue 26)', () => {
+    it('asks the best cosine only for the lift the best of n unrelated ones would reach', () => {
+      expect(queryLiftBar(2.5, 5)).toBeCloseTo(Math.sqrt(2 * Math.log(5)), 12)
+      expect(queryLiftBar(2.5, 12)).toBeCloseTo(2.229, 3)
+      expect(queryLiftBar(2.5, 23)).toBe(2.5)
+      expect(queryLiftBar(2.5, 45)).toBe(2.5)
+      expect(queryLiftBar(2.5, Number.POSITIVE_INFINITY)).toBe(2.5)
+      expect(queryLiftBar(1, 5)).toBe(1)
+    })
+
+    it('keeps a paraphrase answer of a five-fact store that a large store would drop', () => {
+      // "what measurement system do I like?" against "I prefer metric units…": no shared term,
+      // the answer at lift 2.0, the other four facts near noise.
+      const hits = [
+        { coverage: 0, cosine: 0.14 + 2.0 * 0.1 },
+        { coverage: 0, cosine: 0.16 },
+        { coverage: 0, cosine: 0.12 },
+      ]
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 5).kept).toEqual([hits[0]])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 45).kept).toEqual([])
+      expect(applyFloor(hits, same, USE).kept).toEqual([])
+    })
+
+    it('still empties an off-topic query of a five-fact store whose best cosine is noise', () => {
+      const banana = [
+        { coverage: 0, cosine: 0.14 + 1.5 * 0.1 },
+        { coverage: 0, cosine: 0.15 },
+      ]
+      expect(applyFloor(banana, same, USE, DEFAULT_FLOOR_POLICY, 5)).toEqual({
+        kept: [],
+        dropped: 2,
+      })
+    })
   })
 })

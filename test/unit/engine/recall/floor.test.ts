@@ -178,4 +178,24 @@ describe('floorCandidates', () => {
       'semantic 0.50 (#1) -> fused 1.0000; floor: no term matched, cosine 5.0 spreads above unrelated',
     )
   })
+
+  it('judges a query against a store of five by what five unrelated cosines reach', () => {
+    // NGRAM: lift 2.0 is below the 2.5 bar, above √(2 ln 5) = 1.79 and √(2 ln 12) is 2.23.
+    const lift2 = 0.05 + 2.0 * 0.09
+    const noise = (n: number): [string, number][] =>
+      Array.from({ length: n - 1 }, (_, i) => [`n${i}`, 0.05] as [string, number])
+    const answer = ranked('a', 'I prefer metric units', ['vector'])
+    const small = input('what measurement system do I like?', {
+      cosines: [['a', lift2], ...noise(5)],
+    })
+    expect(floorCandidates([answer], small).kept).toEqual([answer])
+    const twelve = input('what measurement system do I like?', {
+      cosines: [['a', lift2], ...noise(12)],
+    })
+    expect(floorCandidates([answer], twelve).kept).toEqual([])
+    // Hybrid's deep read came back full: the store is larger than the read, the bar stays.
+    const cut = input('what measurement system do I like?', { cosines: [['a', lift2]] })
+    cut.found.vector = { ...cut.found.vector!, cosineBound: 0.05 }
+    expect(floorCandidates([answer], cut).kept).toEqual([])
+  })
 })
