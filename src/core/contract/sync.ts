@@ -62,7 +62,8 @@ export type SyncState = 'starting' | 'active' | 'paused' | 'complete' | 'stopped
 export interface SyncStatus {
   /**
    * `starting` (keys, first pass), `active` (replicating), `paused` (caught up, or offline when
-   * `error` is set), `complete` (a one-shot sync finished), `stopped`, `error` (gave up).
+   * `error` is a `SYNC_SERVER` one), `complete` (a one-shot sync finished; check `refused`),
+   * `stopped`, `error` (gave up).
    */
   state: SyncState
   /** Documents written to the server / read from it, since start. */
@@ -121,7 +122,11 @@ export interface SyncHandle {
   readonly status: SyncStatus
   /** Calls `listener` on every status change; returns the unsubscribe function. */
   on(listener: SyncListener): () => void
-  /** Pushes local writes and relations into the mirror and applies what it holds, now. */
+  /**
+   * Pushes local writes and relations into the mirror and applies what it holds, now; a live
+   * sync also pushes to the server and pulls back, and rejects with `SyncServerError`
+   * `SYNC_SERVER` while the server cannot be reached (the writes stay local, and go later).
+   */
   flush(): Promise<void>
   /**
    * Compacts the server database and the mirror: old revisions' ciphertext goes, so a forgotten
