@@ -94,6 +94,14 @@ export class MemoryWriter {
         const seq = await ctx.transact(async () => {
           const exists = await db.memories.get(id)
           if (!exists) throw new MemoryNotFoundError(id)
+          // A page is its chunks: one gone and the rest no longer reassemble.
+          if (exists.pageId !== undefined) {
+            throw new InvalidInputError(
+              'PAGE_CHUNK',
+              'id',
+              `expected a memory that is not part of a page, got chunk ${exists.chunk ?? '?'} of page ${exists.pageId}: forget the page with forgetPage('${exists.pageId}')`,
+            )
+          }
           await db.memories.delete(id)
           await db.vectors.delete(id)
           await dropEdges(db, [id])

@@ -132,6 +132,18 @@ describe('forgetPage and listPages', () => {
     await expect(memory.forgetPage(gone.pageId)).rejects.toBeInstanceOf(MemoryNotFoundError)
   })
 
+  it('refuses to forget one chunk of a page, leaving the page whole', async () => {
+    const memory = await engine()
+    const text = guide(3)
+    const page = await memory.rememberPage({ title: 'Guide', text })
+    const chunk = (await memory.list({ type: 'page' })).items.find((m) => m.chunk === 1)!
+    const refused = await memory.forget(chunk.id).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(InvalidInputError)
+    expect(refused).toMatchObject({ code: 'PAGE_CHUNK', field: 'id' })
+    expect((await memory.getPage(page.pageId))?.text).toBe(text)
+    expect((await memory.stats()).memories).toBe(page.chunks)
+  })
+
   it('lists the pages of a namespace with their chunk counts, newest first', async () => {
     let now = 1_000
     const memory = await engine({ clock: () => now })
