@@ -1,3 +1,4 @@
+export { NEAR_SCAN_BELOW, type NearOptions } from './near-search.ts'
 export {
   DEFAULT_VECTOR_INDEX_OPTIONS,
   type VectorFilter,

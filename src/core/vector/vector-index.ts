@@ -1,4 +1,6 @@
 import { InvalidInputError } from '../errors.ts'
+import { BandIndex } from './band-index.ts'
+import { NEAR_SCAN_BELOW, type NearOptions, searchNearRows } from './near-search.ts'
 import {
   resolveOptions,
   type VectorFilter,
@@ -9,6 +11,7 @@ import { rowLayout } from './quantise.ts'
 import { Refiner } from './refiner.ts'
 import { RowStore } from './row-store.ts'
 import { fillGroupMask, GROUP_MASK_WORDS, scoreRows, searchRows } from './search.ts'
+import { SimHasher } from './simhash.ts'
 import {
   badSnapshot,
   checkVersion,
@@ -43,6 +46,12 @@ export class VectorIndex {
   readonly #store: RowStore
   readonly #refiner: Refiner
   #groupMask: Uint32Array | undefined
+  /**
+   * SimHash buckets for {@link VectorIndex.searchNear}, built from the rows' int8 codes at its
+   * first large search and kept in step by `add` and `remove` from then on; an index that is
+   * only ever `search`ed (or a restored one until a write checks it) pays nothing for it.
+   */
+  #bands: BandIndex | undefined
 
   constructor(dims: number, options: VectorIndexOptions = {}) {
     const resolved = resolveOptions(dims, options)
@@ -80,16 +89,29 @@ export class VectorIndex {
    */
   add(id: string, vector: Float32Array, group = 0): void {
     this.#checkVector(vector, 'vector')
+    const bands = this.#bands
+    const held = bands ? this.#store.rowOf(id) : undefined
+    if (bands && held !== undefined) bands.remove(held)
     this.#store.put(id, vector, group)
+    if (bands) this.#fileRow(bands, this.#store.rowOf(id) as number)
   }
 
   /** Removes `id`; the last row moves into its place. O(dims). */
   remove(id: string): boolean {
+    const bands = this.#bands
+    if (bands) {
+      const row = this.#store.rowOf(id)
+      if (row === undefined) return false
+      const last = this.#store.size - 1
+      bands.remove(row)
+      if (row !== last) bands.move(last, row)
+    }
     return this.#store.delete(id)
   }
 
   clear(): void {
     this.#store.clear()
+    this.#bands = undefined
   }
 
   /**
@@ -115,6 +137,34 @@ export class VectorIndex {
       ...filter,
       mask,
       depth: this.#rescore,
+    })
+  }
+
+  /**
+   * The `k` rows most similar to `query` among those at a cosine of `options.minScore` or more,
+   * best first (ties to the smaller id), found through SimHash buckets rather than a scan once
+   * the index holds `options.scanBelow` rows: for near-duplicate checks and `related`
+   * neighbours, which want a few rows above a high cosine and are asked once per write. Scores
+   * have {@link VectorIndex.search}'s precision; a row at or above `minScore` is missed with a
+   * probability that grows as `minScore` falls (see {@link NearOptions}).
+   *
+   * @example
+   * index.searchNear(Float32Array.of(0.6, 0.8, 0), 3, { minScore: 0.7 })
+   * // => [{ id: 'b', score: ~0.8 }]
+   */
+  searchNear(query: Float32Array, k: number, options: NearOptions): VectorHit[] {
+    this.#checkVector(query, 'query')
+    if (!Number.isInteger(k) || k < 0) {
+      throw new InvalidInputError('BAD_OPTION', 'k', `expected an integer >= 0, got ${k}`)
+    }
+    if (k === 0 || this.size === 0) return []
+    const mask = options.groups ? this.#maskOf(options.groups) : undefined
+    const bands = this.size >= (options.scanBelow ?? NEAR_SCAN_BELOW) ? this.#bandIndex() : null
+    return searchNearRows(this.#store, this.#refiner, bands, query, k, {
+      minScore: options.minScore,
+      mask,
+      depth: this.#rescore,
+      rescore: options.rescore,
     })
   }
 
@@ -183,7 +233,27 @@ export class VectorIndex {
 
   /** Bytes of the typed arrays held (WebAssembly memory included), capacity slack included. */
   memoryBytes(): number {
-    return this.#store.bytes() + (this.#groupMask?.byteLength ?? 0) + this.#refiner.bytes()
+    return (
+      this.#store.bytes() +
+      (this.#groupMask?.byteLength ?? 0) +
+      this.#refiner.bytes() +
+      (this.#bands?.bytes() ?? 0)
+    )
+  }
+
+  /** The SimHash buckets, built from every row's int8 codes the first time they are wanted. */
+  #bandIndex(): BandIndex {
+    if (this.#bands) return this.#bands
+    const bands = new BandIndex(new SimHasher(this.dims))
+    bands.reserve(this.size)
+    for (let row = 0; row < this.size; row++) this.#fileRow(bands, row)
+    this.#bands = bands
+    return bands
+  }
+
+  /** Hashes a row from its int8 codes, so the buckets derive from the rows alone (snapshots too). */
+  #fileRow(bands: BandIndex, row: number): void {
+    bands.add(row, this.#store.kernel.codes, row * this.stride)
   }
 
   #checkVector(vector: Float32Array, field: string): void {
