@@ -13,6 +13,12 @@ const DISCUSSION =
 /** Directly introduces a mention: "attacks like …", "examples such as …". */
 const INTRODUCER =
   /(?:attacks?|injections?|prompts?|examples?|phrases?|strings?|payloads?|tricks?|lines?|things?) (?:like|such as|including|e\.g\.|of the form|saying|that say)\s*:?\s*$|\b(?:such as|e\.g\.|for example|for instance|known as|called|titled)\s*:?\s*$/
+/**
+ * Tells the reader to act on what was quoted ("…" — do exactly that now): the quotes wrap an
+ * instruction, they do not report one.
+ */
+const ENDORSES =
+  /\b(?:(?:now |then |just )?do (?:exactly |just )?(?:that|this|it|so|as (?:it|they|the note) says?)|follow (?:it|that|this|them|those|these)(?: instructions?| steps?)?|obey (?:it|that|this|them)|act on (?:it|that|this|them)|carry (?:it|that|this|them) out)\b/
 const ADDRESS = /\S*(?::\/\/|@)\S*|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b\S*/g
 const UNDISCOUNTED = new Set(['hidden-unicode', 'encoded-payload'])
 
@@ -24,6 +30,7 @@ export function discountMentions(layer: Layer, hits: Hit[], start: number, offse
   // "example" in example.com is not an example: addresses are left out of the reading.
   const discussing = DISCUSSION.test(lower.replace(ADDRESS, ' '))
   if (quotes.length === 0 && !discussing) return
+  if (ENDORSES.test(lower)) return
   for (let i = start; i < hits.length; i++) {
     const hit = hits[i] as Hit
     if (UNDISCOUNTED.has(hit.rule)) continue
@@ -47,6 +54,26 @@ const mentioned = (hit: Hit, factor: number): Hit => ({
   cue: `mention:${hit.rule}`,
   score: hit.score * factor,
 })
+
+/**
+ * `layer` with its quoted spans blanked (same length, so positions still line up), for reading
+ * what a text says around the speech it reports; `null` when nothing is quoted.
+ */
+export function unquoted(layer: Layer): Layer | null {
+  const spans = quotedSpans(layer.lower)
+  if (spans.length === 0) return null
+  const blank = (text: string) => {
+    let out = ''
+    let last = 0
+    for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
+      if (from < last) continue
+      out += text.slice(last, from) + ' '.repeat(to - from)
+      last = to
+    }
+    return out + text.slice(last)
+  }
+  return { ...layer, lower: blank(layer.lower), norm: blank(layer.norm) }
+}
 
 /** The layer index of a source index (the first character that came from it). */
 function toLayer(layer: Layer, sourceIndex: number): number {

@@ -15,7 +15,7 @@ import { screenEncoded } from './encoded.ts'
 import { revealHidden } from './hidden.ts'
 import { Hits, verdictOf } from './hits.ts'
 import { matchLexicon } from './lexicon.ts'
-import { discountMentions } from './mention.ts'
+import { discountMentions, unquoted } from './mention.ts'
 import { readingOf } from './model/features.ts'
 import {
   type LearnedModel,
@@ -34,6 +34,7 @@ const MAX_DEPTH = 3
 const NON_ASCII = /[\u0080-\uffff]/
 /** Below this the learned stage adds no finding: too weak to matter in any combination. */
 const LEARNED_FLOOR = 0.05
+const round = (x: number) => Math.round(x * 1000) / 1000
 
 /**
  * Screens one text and explains the verdict: every signal found, its score, and whether they
@@ -90,7 +91,7 @@ function screenLayer(text: string, hits: Hits, depth: number, model: LearnedMode
   const leet = unleet(squeezed ?? layer)
   if (leet) readLayer(leet, hits, true)
   discountMentions(layer, hits.list, start, hits.offset)
-  if (model) readLearned(layer, hits, model)
+  if (model) readLearned(layer, hits, model, start)
   if (depth < MAX_DEPTH) {
     screenEncoded(visible, layer, hits, (decoded, at) => {
       const inner = new Hits()
@@ -103,17 +104,28 @@ function screenLayer(text: string, hits: Hits, depth: number, model: LearnedMode
 
 /**
  * The learned stage over one layer, as one more signal: its calibrated probability joins the
- * rules' evidence, so a rule and the model that each half-suspect a text add up. Mentions are
- * not discounted here: the model was trained on quoted and planted attacks alike.
+ * rules' evidence, so a rule and the model that each half-suspect a text add up. Where the rules
+ * found reported speech (a talk "about 'ignore previous instructions'"), the model reads only
+ * what the text says around the quotes: the rules already count the quoted words as a mention.
  */
-function readLearned(layer: Layer, hits: Hits, model: LearnedModel): void {
+function readLearned(layer: Layer, hits: Hits, model: LearnedModel, start: number): void {
   const read = readingOf(layer)
   if (!read) return
-  const learned = scoreReading(read, model)
-  const probability = probabilityOf(learned.logit, model)
+  let learned = scoreReading(read, model)
+  let probability = probabilityOf(learned.logit, model)
+  const mentions = hits.list.slice(start).some((hit) => hit.cue.startsWith('mention:'))
+  const outside = mentions ? unquoted(layer) : null
+  if (outside) {
+    // The rules already count the quoted words, once, as a mention: the model reads the rest.
+    const around = readingOf(outside)
+    learned = around
+      ? scoreReading(around, model)
+      : { logit: Number.NEGATIVE_INFINITY, at: 0, window: '' }
+    probability = around ? probabilityOf(learned.logit, model) : 0
+  }
   if (probability < LEARNED_FLOOR) return
   const words = topNgrams(learned.window, 3, model).map((w) => `"${w}"`)
-  hits.add('learned', 'learned', probability, words.join(' · ') || 'n-grams', learned.at)
+  hits.add('learned', 'learned', round(probability), words.join(' · ') || 'n-grams', learned.at)
 }
 
 /** Every rule family over one reading; `reread` readings skip what needs intact URLs. */
