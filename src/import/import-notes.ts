@@ -1,0 +1,127 @@
+import { InvalidInputError } from '../core/errors.ts'
+import type { MemoryApi, RelationKind } from '../core/types.ts'
+import { RELATION_KINDS } from '../core/vocabulary.ts'
+import type { NoteFile } from './bytes.ts'
+import type { ImportRun } from './import-run.ts'
+import { isNotePath, linkResolver, type ParsedNote, readNote } from './notes.ts'
+import { stablePageId } from './page-lines.ts'
+import { writePage } from './write-page.ts'
+
+/**
+ * Stores each Markdown note as a page (front matter → tags and dates; headings and text as
+ * written; `trust` left to the import's default, `'unverified'`: the user's own notes), then
+ * each `[[wiki-link]]` to another note as a `related_to` relation between the two pages' first
+ * chunks, and each `relations` entry an export wrote (`"supersedes <page id>"`).
+ */
+export async function importNotes(run: ImportRun, files: readonly NoteFile[]): Promise<void> {
+  const notes: ParsedNote[] = []
+  files.forEach((file, i) => {
+    if (!isNoteFile(file, i)) return
+    if (isNotePath(file.path) && !isFactsFile(file)) notes.push(readNote(file))
+  })
+  const pageIds = new Map<ParsedNote, string>()
+  for (const [i, note] of notes.entries()) {
+    run.entryRead()
+    const pageId = note.id ?? stablePageId('note', run.namespace, note.path)
+    const meta: Record<string, unknown> = {
+      origin: 'notes',
+      path: note.path,
+      importId: run.report.importId,
+    }
+    try {
+      const written = await writePage(
+        run.memory,
+        {
+          pageId,
+          title: note.title,
+          text: note.text.trim() === '' ? note.title : note.text,
+          source: 'notes',
+          tags: run.tagsFor('notes', note.tags),
+          ...(note.createdAt !== undefined ? { createdAt: note.createdAt } : {}),
+          ...(note.updatedAt !== undefined ? { updatedAt: note.updatedAt } : {}),
+          meta,
+        },
+        run.namespace,
+      )
+      pageIds.set(note, pageId)
+      run.pageWritten(note.path, written)
+    } catch (error) {
+      if (error instanceof InvalidInputError) run.skip(i + 1, note.path, error.message)
+      else throw error
+    }
+  }
+  run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds)
+}
+
+/** The export's file of facts is not a note: its facts came with the JSONL export. */
+function isFactsFile(file: NoteFile): boolean {
+  return (
+    /(^|\/)facts\.md$/i.test(file.path) && /^---\s*\n(?:.*\n)*?type:\s*"?facts"?/m.test(file.text)
+  )
+}
+
+function isNoteFile(file: unknown, i: number): file is NoteFile {
+  const f = file as Partial<NoteFile> | null
+  if (typeof f?.path === 'string' && typeof f.text === 'string') return true
+  throw new InvalidInputError(
+    'BAD_OPTION',
+    `source[${i}]`,
+    'expected { path, text } with two strings',
+  )
+}
+
+async function linkNotes(
+  memory: MemoryApi,
+  namespace: string,
+  notes: readonly ParsedNote[],
+  pageIds: ReadonlyMap<ParsedNote, string>,
+): Promise<number> {
+  const resolve = linkResolver(notes)
+  const wanted: { from: string; to: string; kind: RelationKind }[] = []
+  for (const note of notes) {
+    const from = pageIds.get(note)
+    if (!from) continue
+    for (const link of note.links) {
+      const to = resolve(link)
+      const toId = to && pageIds.get(to)
+      if (toId && toId !== from) wanted.push({ from, to: toId, kind: 'related_to' })
+    }
+    for (const entry of note.relations) {
+      const [kind, to] = entry.split(/\s+/)
+      if (to && to !== from && (RELATION_KINDS as readonly string[]).includes(kind!)) {
+        wanted.push({ from, to, kind: kind as RelationKind })
+      }
+    }
+  }
+  if (wanted.length === 0) return 0
+  const firstChunks = await firstChunkIds(memory, namespace)
+  let made = 0
+  for (const edge of wanted) {
+    const from = firstChunks.get(edge.from)
+    const to = firstChunks.get(edge.to)
+    if (!from || !to) continue
+    await memory.relate(from, to, edge.kind)
+    made++
+  }
+  return made
+}
+
+/** Each page of the namespace → the id of its chunk 0, which stands for the page in relations. */
+export async function firstChunkIds(
+  memory: MemoryApi,
+  namespace: string,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  let cursor: string | undefined
+  do {
+    const page = await memory.list({
+      namespace,
+      type: 'page',
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
+    })
+    for (const m of page.items) if (m.pageId && m.chunk === 0) out.set(m.pageId, m.id)
+    cursor = page.cursor
+  } while (cursor)
+  return out
+}

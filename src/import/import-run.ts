@@ -1,0 +1,69 @@
+import type { MemoryApi } from '../core/types.ts'
+import type { ImportOrigin } from './conversation.ts'
+import type { ImportFormat, ImportFromOptions, ImportFromReport } from './options.ts'
+import type { WrittenPage } from './write-page.ts'
+
+/** One import under way: the memory, the resolved options and the report it fills in. */
+export class ImportRun {
+  readonly report: ImportFromReport
+  readonly tag: string
+
+  constructor(
+    readonly memory: MemoryApi,
+    readonly namespace: string,
+    readonly format: ImportFormat,
+    importId: string,
+    readonly options: Pick<ImportFromOptions, 'onProgress' | 'extract'>,
+  ) {
+    this.tag = `import:${importId}`
+    this.report = {
+      importId,
+      format: format === 'auto' ? 'markdown' : format,
+      detected: '',
+      read: 0,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      chunks: 0,
+      flagged: 0,
+      facts: 0,
+      relations: 0,
+      done: [],
+      skipped: [],
+      bytes: 0,
+    }
+  }
+
+  /** The tags every page of `origin` carries: where it came from and which import brought it. */
+  tagsFor(origin: ImportOrigin, own: readonly string[] = []): string[] {
+    // The store keeps 32 tags: the two of the import first, then as many of the source's.
+    return [...new Set([origin, this.tag, ...own])].slice(0, 32)
+  }
+
+  found(format: Exclude<ImportFormat, 'auto'>, detected: string): void {
+    this.report.format = format
+    this.report.detected = detected
+  }
+
+  entryRead(): void {
+    this.report.read++
+    this.progress()
+  }
+
+  pageWritten(id: string, page: WrittenPage): void {
+    this.report[page.status]++
+    this.report.chunks += page.chunks
+    this.report.flagged += page.flagged
+    this.report.done.push(id)
+    this.progress()
+  }
+
+  skip(entry: number, id: string, reason: string): void {
+    this.report.skipped.push({ entry, id, reason })
+  }
+
+  progress(): void {
+    const { read, created, updated, bytes } = this.report
+    this.options.onProgress?.({ read, written: created + updated, bytes })
+  }
+}
