@@ -5,13 +5,23 @@
  *
  *   npx tsx scripts/bench-pages.ts --embedder ngram|tiny|bge [--page-kb 1024] [--pages 100]
  *     [--small-kb 20] [--recall]
+ *   npx tsx scripts/bench-pages.ts --long-input [--cap-s 120]
+ *
+ * `--long-input` times the pure stages alone (`validatePage`, `htmlToText`, `chunkPage`) on the
+ * inputs issue 22 found freezing them: unbroken tokens of 16 KiB, 128 KiB and 2 MiB, a 2 MiB
+ * data URI, 2 MiB of nested `<div>`s. Each case runs in its own process, stopped after `--cap-s`
+ * seconds (a quadratic case blocks its event loop, so nothing inside could stop it).
  *
  * Ingest times include chunking, the poison screen (`poison: 'flag'`: random words do match it), embedding every chunk (batches of
  * `EMBED_CHUNK`), one transaction and the index updates: `rememberPage` returns once all of it
  * is done.
  */
+import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { chunkPage } from '../src/core/page/chunk.ts'
+import { htmlToText } from '../src/core/page/html-to-text.ts'
+import { validatePage } from '../src/core/page/normalize-page.ts'
 import type { Embedder } from '../src/core/types.ts'
 import { BGE_SMALL_SHAPED_TEST_MODEL, TINY_TEST_MODEL } from '../src/embedder/model-table.ts'
 import { NgramEmbedder } from '../src/embedder/ngram-embedder.ts'
@@ -120,6 +130,61 @@ async function recall(engine: MemoryEngine): Promise<void> {
   )
 }
 
+const KIB = 1024
+const fill = (unit: string, bytes: number) => unit.repeat(Math.floor(bytes / unit.length))
+/** The long-input cases: text to chunk, or HTML to read first. */
+const LONG_INPUT: Record<string, { text?: () => string; html?: () => string }> = {
+  'token 16 KiB': { text: () => fill('a', 16 * KIB) },
+  'token 128 KiB': { text: () => fill('a', 128 * KIB) },
+  'token 2 MiB': { text: () => fill('a', 2048 * KIB - 1) },
+  'data URI 2 MiB': {
+    text: () => `See data:image/png;base64,${fill('iVBORw0KGgo+/', 2047 * KIB)}.`,
+  },
+  'nested <div> 2 MiB': { html: () => fill('<div>x', 2048 * KIB) },
+}
+
+/** One case, in this process: prints its stages' times and the heap it grew by. */
+function longInputCase(name: string): void {
+  const input = LONG_INPUT[name]!
+  const heap = process.memoryUsage().heapUsed
+  const started = performance.now()
+  const text = input.html ? htmlToText(input.html()) : input.text!()
+  const read = performance.now()
+  const page = validatePage(text, 'text', 2048 * KIB)
+  const chunks = chunkPage(page)
+  const done = performance.now()
+  const grown = (process.memoryUsage().heapUsed - heap) / 1e6
+  const html = input.html ? `html ${((read - started) / 1000).toFixed(2)} s, ` : ''
+  console.log(
+    `${name}: ${((done - started) / 1000).toFixed(2)} s (${html}${chunks.length} chunks), heap +${grown.toFixed(0)} MB`,
+  )
+}
+
+function longInput(): void {
+  const cap = Number(arg('cap-s', '120'))
+  const script = fileURLToPath(import.meta.url)
+  for (const name of Object.keys(LONG_INPUT)) {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', script, '--long-input-case', name],
+      {
+        encoding: 'utf8',
+        timeout: cap * 1000,
+      },
+    )
+    console.log(run.status === 0 ? run.stdout.trim() : `${name}: not done after ${cap} s (stopped)`)
+  }
+}
+
+if (argv.includes('--long-input-case')) {
+  longInputCase(arg('long-input-case', ''))
+  process.exit(0)
+}
+if (argv.includes('--long-input')) {
+  console.log(`long input; ${new Date().toISOString()}`)
+  longInput()
+  process.exit(0)
+}
 console.log(`embedder ${kind}; ${new Date().toISOString()}`)
 if (pageKb > 0) await bigPage()
 if (pageCount > 0) {
