@@ -85,6 +85,42 @@ export function highlightMatches(
   return matches.sort((a, b) => a.start - b.start || a.end - b.end)
 }
 
+/**
+ * The words as written behind index terms (issue 26): for each term, its first occurrence in the
+ * first of `texts` that holds it (the shortest span there: `Priya`, not `Priya's`), lower-cased; the term itself where none holds it (a stem with
+ * no spelling there, or a term that is already a word). Order kept, each form once. What
+ * explanations show, so a user reads `birthday`, not the stem `birthdai`; stems stay internal.
+ *
+ * @example
+ * surfaceForms(['birthdai', 'databas', 'zzz'], ['My Birthday list of databases'])
+ * // => ['birthday', 'databases', 'zzz']
+ */
+export function surfaceForms(
+  terms: readonly string[],
+  texts: readonly string[],
+  process: TermProcessor = processTerm,
+): string[] {
+  if (terms.length === 0) return []
+  const wanted = new Set(terms)
+  const found = new Map<string, string>()
+  for (const text of texts) {
+    if (found.size === wanted.size) break
+    const best = new Map<string, HighlightMatch>()
+    for (const m of termMatches(
+      text,
+      [...wanted].filter((t) => !found.has(t)),
+      process,
+    )) {
+      const seen = best.get(m.term!)
+      if (!seen || m.start < seen.start || (m.start === seen.start && m.end < seen.end)) {
+        best.set(m.term!, m)
+      }
+    }
+    for (const [term, m] of best) found.set(term, text.slice(m.start, m.end).toLowerCase())
+  }
+  return [...new Set(terms.map((t) => found.get(t) ?? t))]
+}
+
 /** Sorts ranges and merges those that overlap or touch. */
 export function mergeRanges(matches: readonly { start: number; end: number }[]): HighlightRange[] {
   const sorted = [...matches].sort((a, b) => a.start - b.start || a.end - b.end)

@@ -152,7 +152,7 @@ export interface RecallHit {
   via: Via
   /** Each list that found this memory. */
   lists: Partial<Record<ListName, ListEvidence>>
-  /** Query terms (processed) that matched the text, aliases or tags. */
+  /** Query terms that matched the text, aliases or tags, as the memory writes them (lower-cased). */
   terms: string[]
   /** Cosine similarity to the query, when the vector list ran. */
   cosine?: number

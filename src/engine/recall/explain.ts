@@ -1,4 +1,5 @@
 import { explainHit, viaOf } from '../../core/explain.ts'
+import { surfaceForms } from '../../core/highlight.ts'
 import { describeConfidence } from '../../core/lifecycle.ts'
 import type { FusionSettings } from '../../core/options.ts'
 import type { RecallHit } from '../../core/types.ts'
@@ -12,7 +13,8 @@ export interface HitEvidence {
 
 /**
  * The ranked candidates as hits, rank 1 first: how each was found (`via`), each list's rank and
- * score, the matched terms, the cosine, the boosts, the current confidence and, when `explain`,
+ * score, the matched terms as the memory writes them (its text, aliases, tags; stems stay
+ * internal), the cosine, the boosts, the current confidence and, when `explain`,
  * the one-line explanation (the confidence boost labelled with what it was computed from).
  */
 export function explainHits(
@@ -31,7 +33,11 @@ export function explainHits(
       fused: candidate.fused,
       via: viaOf(candidate.lists),
       lists: candidate.lists,
-      terms: evidence.terms.get(candidate.id) ?? [],
+      terms: surfaceForms(evidence.terms.get(candidate.id) ?? [], [
+        memory.text,
+        ...memory.aliases,
+        ...memory.tags,
+      ]),
       boosts,
       flagged: memory.flags.length > 0,
       explanation: '',

@@ -5,6 +5,7 @@ import {
   highlightMatches,
   highlightRanges,
   mergeRanges,
+  surfaceForms,
 } from '../../../src/core/highlight.ts'
 import { splitQuery } from '../../../src/core/query.ts'
 import {
@@ -216,5 +217,22 @@ describe('highlightRanges on random text', () => {
       }),
       { seed: SEED, numRuns: 300 },
     )
+  })
+})
+
+describe('surfaceForms', () => {
+  it('finds the words as written behind stems, first text first, shortest span', () => {
+    expect(
+      surfaceForms(
+        ['birthdai', 'authhandl', 'handler', 'databas'],
+        ['Birthday: ask the authHandler', 'databases'],
+      ),
+    ).toEqual(['birthday', 'authhandler', 'handler', 'databases'])
+  })
+
+  it('falls back to the term where no text holds it, and gives each form once', () => {
+    expect(surfaceForms(['famili', 'zzz', 'famili'], ['no match here'])).toEqual(['famili', 'zzz'])
+    expect(surfaceForms(['deploi'], ['Deployed, deploys'])).toEqual(['deployed'])
+    expect(surfaceForms([], ['anything'])).toEqual([])
   })
 })

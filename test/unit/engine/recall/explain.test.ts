@@ -59,4 +59,24 @@ describe('explainHits', () => {
       '',
     ])
   })
+
+  it('shows matched terms as the memory writes them, not their stems (issue 26)', () => {
+    const hit: Ranked = {
+      candidate: { id: 'c', fused: 1, lists: { keyword: { rank: 1, score: 3 } }, fusionRanks: {} },
+      memory: row('c', 'My Birthday is in March; the family keeps it in two databases', {
+        tags: ['Anniversaries'],
+      }),
+      boosts: [],
+      score: 1,
+    }
+    const stems = {
+      terms: new Map([['c', ['birthdai', 'famili', 'databas', 'anniversari']]]),
+      cosines: new Map(),
+    }
+    const [c] = explainHits([hit], stems, 'score', true)
+    expect(c!.terms).toEqual(['birthday', 'family', 'databases', 'anniversaries'])
+    expect(c!.explanation).toBe(
+      'matched [birthday, family, databases, anniversaries] (bm25 3.00 #1) -> fused 1.0000; no boosts -> #1',
+    )
+  })
 })
