@@ -37,6 +37,7 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
           text: note.text.trim() === '' ? note.title : note.text,
           source: 'notes',
           tags: run.tagsFor('notes', note.tags),
+          ...(note.trust ? { trust: note.trust } : {}),
           ...(note.createdAt !== undefined ? { createdAt: note.createdAt } : {}),
           ...(note.updatedAt !== undefined ? { updatedAt: note.updatedAt } : {}),
           meta,

@@ -16,6 +16,11 @@ export interface ParsedNote {
   id?: string
   /** Targets of its `[[wiki-links]]`, as written (`Lisbon`, `Trips/Lisbon`), each once. */
   links: string[]
+  /**
+   * `'untrusted'` when the front matter says so (an exported conversation): a note may lower
+   * its trust, never raise it.
+   */
+  trust?: 'untrusted'
   /** The front matter's `relations` (`"supersedes note-1a2b…"`): edges an export wrote. */
   relations: string[]
 }
@@ -48,6 +53,7 @@ export function readNote(file: NoteFile): ParsedNote {
   if (createdAt !== undefined) note.createdAt = createdAt
   if (updatedAt !== undefined) note.updatedAt = updatedAt
   if (typeof data.id === 'string' && data.id !== '') note.id = data.id
+  if (data.trust === 'untrusted') note.trust = 'untrusted'
   return note
 }
 
