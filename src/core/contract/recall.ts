@@ -88,8 +88,8 @@ export interface RecallOptions {
    * (lift = (cosine − the model's unrelated cosine) / its spread, from the model table):
    * the query is about something here when some hit matched at least `queryCoverage` of the
    * query's terms or the best cosine reaches `queryLift` (in a store of n < 23 memories the
-   * lower √(2 ln n), what the best of n unrelated cosines reaches; else every hit goes); then a hit that
-   * matched no query term stays only at lift `hitLift` or more. Alias and tag hits, and keyword
+   * lower √(2 ln n), what the best of n unrelated cosines reaches; else every hit goes); then a
+   * hit that matched no query term stays only at lift `hitLift` or more. Alias and tag hits, and keyword
    * hits of a query with quoted phrases, always stay; so does every keyword match when no
    * vector list ran (keyword mode, or a degraded hybrid recall).
    *
