@@ -4,6 +4,7 @@ import {
   type ConnectPath,
   type ConnectRefused,
   type ConnectRequest,
+  type HostClosing,
   type HostReady,
   isConnectMessage,
   type PathReport,
@@ -134,6 +135,11 @@ export async function embedMemory(options: EmbedMemoryOptions): Promise<Embedded
   try {
     await hostReady(peer, host, loadTimeoutMs)
     const { port, accepted } = await handshake(peer, host.origin, options.onPath)
+    port.addEventListener('message', (event) => {
+      // The host's window closed: the port's watchers treat it as the channel closing.
+      if (isConnectMessage<HostClosing>(event.data, 'closing'))
+        port.dispatchEvent(new Event('close'))
+    })
     const client = await connectMemory(
       port,
       { name: accepted.memory, ...(options.onEvent ? { onEvent: options.onEvent } : {}) },

@@ -87,10 +87,21 @@ export interface ConnectRefused {
   paths?: PathReport[]
 }
 
+/**
+ * The host page is going away (its window closed, its frame navigated): sent on the port after
+ * `accepted`, beside Comlink's messages (which all carry an `id`; this has none), because the
+ * browser tells the other end of a port nothing when its page goes (Chromium 156 has no
+ * MessagePort `close` event).
+ */
+export interface HostClosing {
+  protocol: typeof CONNECT_PROTOCOL
+  type: 'closing'
+}
+
 export type ConnectReply = ConnectPrompt | ConnectAccepted | ConnectRefused
 
 /** Whether `data` is a message of this protocol of the given `type`. */
-export function isConnectMessage<T extends HostReady | ConnectRequest | ConnectReply>(
+export function isConnectMessage<T extends HostReady | ConnectRequest | ConnectReply | HostClosing>(
   data: unknown,
   type: T['type'],
 ): data is T {

@@ -14,6 +14,7 @@ import {
   CONNECT_PROTOCOL,
   type ConnectReply,
   type ConnectRequest,
+  type HostClosing,
   type HostReady,
   isConnectMessage,
   originNamespace,
@@ -133,6 +134,8 @@ async function connect(
       paths,
     })
     Comlink.expose(host, port)
+    const closing: HostClosing = { protocol: CONNECT_PROTOCOL, type: 'closing' }
+    addEventListener('pagehide', () => port.postMessage(closing), { once: true })
     options.onStatus?.({ origin, state: 'connected', namespaces, paths })
   } catch (error) {
     refuse(error instanceof Error ? error : new Error(`the host page failed: ${String(error)}`))

@@ -213,6 +213,26 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('other origins in a default-profile Chro
     expect(chromium.pageErrors).toEqual([])
   })
 
+  it('disconnects the app when the user closes the companion window', async () => {
+    const { page, origin } = await embedderOnNewOrigin()
+    const popup = await clickConnectWindow(page)
+    await answer(popup, origin, 'Allow')
+    expect(await windowConnection(page)).toMatchObject({ ok: true, value: { path: 'window' } })
+    await page.evaluate(() => {
+      const g = globalThis as { memory?: { on(f: (e: { type: string }) => void): void } }
+      g.memory?.on((event) => {
+        if (event.type === 'closed') document.body.dataset.closed = 'true'
+      })
+    })
+    // As the user closing it: the page's unload handlers run (Playwright skips them by default).
+    await popup.close({ runBeforeUnload: true })
+    await page.waitForSelector('body[data-closed]', { state: 'attached' })
+    expect(await call(page, `return memory.recall('anything')`)).toMatchObject({
+      ok: false,
+      name: 'WorkerTerminatedError',
+    })
+  })
+
   it('remembers a Deny given in the window, which then closes itself', async () => {
     const { page, origin } = await embedderOnNewOrigin()
     const popup = await clickConnectWindow(page)
