@@ -88,7 +88,12 @@ async function writeUnlessStored(
   )
 }
 
-/** The id a line restores: the stored memory it was exported from, unchanged since. */
+/**
+ * The id a line restores: the stored memory it was exported from, by id and dedup key. A line
+ * whose text differs from the row only in what the key folds (case, punctuation, spacing), or
+ * whose tags or meta changed, is answered `duplicate` too: the same as any exact duplicate was
+ * before (which only confirmed it), so no edit is lost that was kept before.
+ */
 function restores(ctx: EngineContext, p: PreparedWrite): string | undefined {
   if (p.id === undefined) return undefined
   const held = ctx.indexes.catalogue.get(p.id)
