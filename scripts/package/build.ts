@@ -152,6 +152,7 @@ async function buildLibrary(root: string, outDir: string): Promise<void> {
       index: join(root, 'src/index.ts'),
       'embedder/index': join(root, 'src/embedder/index.ts'),
       'agent/index': join(root, 'src/agent/index.ts'),
+      'import/index': join(root, 'src/import/index.ts'),
       'connect/index': join(root, 'src/connect/index.ts'),
       'sync/index': join(root, 'src/sync/index.ts'),
       // Node's `#pouchdb`: imported by nothing here (the plugin answers `#pouchdb` instead).

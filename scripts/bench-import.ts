@@ -1,0 +1,201 @@
+/**
+ * `importFrom` on a generated ChatGPT export, in Node: MB/s and heap growth. The export is
+ * written once, seeded, to a temp file (`--file` to choose it) and read back as a `Blob`
+ * (`fs.openAsBlob`), so the importer streams it as a browser streams a `File`.
+ *
+ *   node --expose-gc --import tsx scripts/bench-import.ts [--mb 50] [--seed 29] [--mode read|engine]
+ *
+ * `--mode read` runs the importer against a memory that stores nothing (reading, tree walking,
+ * page text, chunking and the JSONL lines: the importer's own cost and heap); `--mode engine`
+ * (the default) imports into a real `MemoryEngine` over fake-indexeddb with the n-gram embedder,
+ * so the figure includes the poison screen, embedding every chunk, one transaction per page and
+ * the indexes — and the heap then also holds what the engine keeps of every page (catalogue,
+ * keyword index, vectors). Heap growth is the peak `heapUsed` sampled at each progress event,
+ * less the heap before the import (after a GC when `--expose-gc` is given).
+ */
+import { closeSync, existsSync, openAsBlob, openSync, statSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import type { ImportOptions, ImportReport, MemoryApi } from '../src/core/types.ts'
+import { NgramEmbedder } from '../src/embedder/ngram-embedder.ts'
+import { MemoryEngine } from '../src/engine/memory-engine.ts'
+import { importFrom } from '../src/import/index.ts'
+import { uniform } from './models/rng.ts'
+
+const argv = process.argv.slice(2)
+const arg = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`)
+  return i >= 0 ? argv[i + 1]! : fallback
+}
+const mb = Number(arg('mb', '50'))
+const seed = Number(arg('seed', '29'))
+const mode = arg('mode', 'engine')
+const file = arg('file', join(tmpdir(), `engram-bench-chatgpt-${mb}mb-${seed}.json`))
+
+/** Pseudo-words from syllables: a vocabulary wide enough for the keyword index to be realistic. */
+function vocabulary(next: () => number, size: number): string[] {
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ne',
+    'ru',
+    'sa',
+    'ti',
+    'vo',
+    'pe',
+    'da',
+    'gri',
+    'fen',
+    'tor',
+    'bel',
+    'qui',
+    'zan',
+  ]
+  const words = new Set<string>()
+  while (words.size < size) {
+    const n = 1 + Math.floor(next() * 3)
+    let w = ''
+    for (let i = 0; i < n; i++) w += syllables[Math.floor(next() * syllables.length)]
+    words.add(w)
+  }
+  return [...words]
+}
+
+function generate(path: string, bytes: number): void {
+  const next = uniform(seed)
+  const words = vocabulary(next, 4000)
+  const sentence = () => {
+    const n = 6 + Math.floor(next() * 14)
+    const out: string[] = []
+    for (let i = 0; i < n; i++) out.push(words[Math.floor(next() ** 2 * words.length)]!)
+    const s = out.join(' ')
+    return `${s[0]!.toUpperCase()}${s.slice(1)}.`
+  }
+  const paragraph = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ')
+  const fd = openSync(path, 'w')
+  let written = 0
+  const put = (s: string) => {
+    written += writeSync(fd, s)
+  }
+  put('[')
+  const start = Date.UTC(2024, 0, 1) / 1000
+  for (let c = 0; written < bytes; c++) {
+    const mapping: Record<string, unknown> = {
+      [`r${c}`]: { id: `r${c}`, message: null, parent: null, children: [`m${c}-0`] },
+    }
+    const turns = 2 + Math.floor(next() * 10)
+    let parent = `r${c}`
+    let at = start + c * 3600
+    for (let t = 0; t < turns; t++) {
+      const id = `m${c}-${t}`
+      const role = t % 2 === 0 ? 'user' : 'assistant'
+      const text =
+        role === 'user'
+          ? paragraph(1 + Math.floor(next() * 2))
+          : Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
+              paragraph(3 + Math.floor(next() * 5)),
+            ).join('\n\n')
+      const children = t + 1 < turns ? [`m${c}-${t + 1}`] : []
+      // A regenerated answer now and then: a branch the importer must leave out.
+      if (role === 'assistant' && next() < 0.2) {
+        const old = `${id}-old`
+        mapping[old] = {
+          id: old,
+          parent,
+          children: [],
+          message: {
+            id: old,
+            author: { role },
+            create_time: at,
+            content: { content_type: 'text', parts: [paragraph(4)] },
+          },
+        }
+        const p = mapping[parent] as { children: string[] }
+        p.children.push(old)
+      }
+      mapping[id] = {
+        id,
+        parent,
+        children,
+        message: {
+          id,
+          author: { role },
+          create_time: at,
+          content: { content_type: 'text', parts: [text] },
+          metadata: {},
+        },
+      }
+      parent = id
+      at += 30 + Math.floor(next() * 600)
+    }
+    const conversation = {
+      title: sentence().slice(0, 60),
+      create_time: start + c * 3600,
+      update_time: at,
+      mapping,
+      current_node: parent,
+      conversation_id: `bench-${seed}-${c}`,
+      id: `bench-${seed}-${c}`,
+    }
+    put(`${c === 0 ? '' : ','}\n${JSON.stringify(conversation)}`)
+  }
+  put('\n]\n')
+  closeSync(fd)
+}
+
+/** A memory that stores nothing: the importer's own cost. Only what `importFrom` calls. */
+function nullMemory(): MemoryApi {
+  const memory: Partial<MemoryApi> = {
+    getPage: async () => undefined,
+    forgetPage: async () => {},
+    importMemories: async (jsonl: string, _?: ImportOptions): Promise<ImportReport> => {
+      const lines = jsonl.split('\n').length
+      return { lines, created: lines, duplicates: 0, flagged: 0 }
+    },
+  }
+  return memory as MemoryApi
+}
+
+async function openEngine(): Promise<MemoryEngine> {
+  return MemoryEngine.open({
+    name: 'bench-import',
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+    embedder: new NgramEmbedder(),
+  })
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(file)) {
+    const t = performance.now()
+    generate(file, mb * 1024 * 1024)
+    console.log(`generated ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+  }
+  const size = statSync(file).size
+  const memory = mode === 'read' ? nullMemory() : await openEngine()
+  const gc = (globalThis as { gc?: () => void }).gc
+  gc?.()
+  const base = process.memoryUsage().heapUsed
+  let peak = base
+  const started = performance.now()
+  const report = await importFrom(memory, await openAsBlob(file), {
+    format: 'chatgpt',
+    onProgress: () => {
+      const used = process.memoryUsage().heapUsed
+      if (used > peak) peak = used
+    },
+  })
+  const seconds = (performance.now() - started) / 1000
+  const { done, ...rest } = report
+  console.log(JSON.stringify({ ...rest, done: done.length, skipped: report.skipped.length }))
+  console.log(
+    `${mode}: ${(size / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s = ${(size / 1e6 / seconds).toFixed(2)} MB/s; ` +
+      `heap growth (peak) ${((peak - base) / 1e6).toFixed(0)} MB; ${report.read} conversations, ${report.chunks} chunks; ` +
+      `gc ${gc ? 'on' : 'off'}; load ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
+  )
+  if (mode !== 'read') await memory.close()
+}
+
+await main()
