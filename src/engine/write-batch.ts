@@ -46,8 +46,15 @@ export async function writeBatch(
 ): Promise<WriteOutcome | typeof STALE> {
   const exact = exactDedup(items, ctx.indexes)
   const vectors = await embedCandidates(items, exact.candidates, ctx.embed)
-  const near = nearDedup(items, exact.candidates, vectors, ctx.indexes, ctx.nearDuplicate)
   const bounds = { floor: ctx.relatedFloor, nearDuplicate: ctx.nearDuplicate }
+  const near = nearDedup(
+    items,
+    exact.candidates,
+    vectors,
+    ctx.indexes,
+    bounds.nearDuplicate,
+    bounds.floor,
+  )
   const related = relatedNeighbours(items, near.fresh, vectors, ctx.indexes, bounds, near.searched)
   const plan = planBatch(items, exact, near, vectors, ctx)
   for (const [i, neighbours] of related) plan.results[i]!.related = neighbours

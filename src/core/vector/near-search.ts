@@ -18,7 +18,7 @@ export interface NearOptions {
   /**
    * Below this many rows the index is scanned instead (exactly what `search` finds, filtered by
    * `minScore`): a scan of a few thousand rows costs less than hashing and bucket walks, and
-   * small stores keep exact answers. Integer >= 0; 0 always uses the buckets.
+   * small stores keep exact answers. Integer >= 0; 0 always uses the buckets, `Infinity` never.
    * @default 4096 (`NEAR_SCAN_BELOW`)
    */
   scanBelow?: number

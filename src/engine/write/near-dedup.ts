@@ -25,6 +25,8 @@ export interface NearDedup {
  * Compares each embedded candidate with its nearest neighbour of the same namespace and type,
  * among the stored memories and the batch's earlier new items: at a cosine of `threshold` or
  * more it is that memory. A candidate without a vector is new (the backfill checks it later).
+ * `relatedFloor` is the lowest cosine `related` reports: the stored hits kept in `searched` reach
+ * down to it (they reach only to `threshold` without it).
  */
 export function nearDedup(
   items: readonly PreparedWrite[],
@@ -32,19 +34,23 @@ export function nearDedup(
   vectors: ReadonlyMap<number, Float32Array>,
   indexes: IndexSet,
   threshold: number,
+  relatedFloor = threshold,
 ): NearDedup {
   const out: NearDedup = { stored: new Map(), repeats: new Map(), fresh: [], searched: new Map() }
-  // Near duplicates within the batch are found by a scan of its own small index, not by
-  // comparing every pair (a 500-write batch would cost 125k dot products).
+  // The stored search keeps hits down to the lower of the two cosines that matter, so one
+  // search serves both the duplicate test and `related`.
+  const floor = Math.min(threshold, relatedFloor)
+  // Near duplicates within the batch are found through its own index (scanned while small,
+  // searched by SimHash buckets from `NEAR_SCAN_BELOW` items), not by comparing every pair.
   const batch = new VectorIndex(vectors.values().next().value?.length ?? 1)
   for (const i of candidates) {
     const w = items[i]!
     const vector = vectors.get(i)
     if (vector) {
       const group = indexes.groupOf(w.namespace, w.type)
-      const storedHits = searchStored(vector, group, indexes.vectors)
+      const storedHits = searchStored(vector, group, indexes.vectors, floor, threshold)
       if (storedHits) out.searched.set(i, storedHits)
-      const near = nearest(vector, group, storedHits, batch)
+      const near = nearest(vector, group, storedHits, batch, threshold)
       if (near && near.similarity >= threshold && mayMergeWith(w.text, near, items, indexes)) {
         if (near.id !== undefined) out.stored.set(i, { id: near.id, similarity: near.similarity })
         else out.repeats.set(i, { first: near.first!, similarity: near.similarity })
@@ -74,16 +80,27 @@ function mayMergeWith(
 }
 
 /**
- * The closest stored memories of the group, as many as `related` reports: the top one is the
- * same as a search for one (both rescore `NEAR_DUPLICATE_RESCORE` candidates).
+ * The closest stored memories of the group at `floor` or more, as many as `related` reports;
+ * the top one is the same as a search for one (both rescore `NEAR_DUPLICATE_RESCORE`
+ * candidates). While `related` is wanted (`floor` below `threshold`) the store is scanned: the
+ * SimHash buckets find only 69 % of the scan's `related` hits at a floor of 0.8 (MSC + LoCoMo,
+ * docs/benchmarks.md). Without it, a large store is searched through the buckets, which find
+ * every near duplicate the scan finds there.
  */
 function searchStored(
   vector: Float32Array,
   group: number,
   stored: VectorIndex | null,
+  floor: number,
+  threshold: number,
 ): VectorHit[] | undefined {
   if (!stored || stored.size === 0) return undefined
-  return stored.search(vector, MAX_RELATED, { groups: [group], rescore: NEAR_DUPLICATE_RESCORE })
+  return stored.searchNear(vector, MAX_RELATED, {
+    minScore: floor,
+    groups: [group],
+    rescore: NEAR_DUPLICATE_RESCORE,
+    ...(floor < threshold ? { scanBelow: Number.POSITIVE_INFINITY } : {}),
+  })
 }
 
 /** The closest stored memory of the group, or an earlier item of the batch if that is closer. */
@@ -92,13 +109,16 @@ function nearest(
   group: number,
   storedHits: readonly VectorHit[] | undefined,
   batch: VectorIndex,
+  threshold: number,
 ): { id?: string; first?: number; similarity: number } | undefined {
   let best: { id?: string; first?: number; similarity: number } | undefined
-  const filter = { groups: [group], rescore: NEAR_DUPLICATE_RESCORE }
+  // Only a batch item at the threshold or more matters, so a large batch (a whole import in
+  // one `rememberMany`) is searched through its buckets rather than scanned once per item.
+  const filter = { minScore: threshold, groups: [group], rescore: NEAR_DUPLICATE_RESCORE }
   const top = storedHits?.[0]
   if (top) best = { id: top.id, similarity: top.score }
   if (batch.size > 0) {
-    const [inBatch] = batch.search(vector, 1, filter)
+    const [inBatch] = batch.searchNear(vector, 1, filter)
     if (inBatch && (!best || inBatch.score > best.similarity)) {
       best = { first: Number(inBatch.id), similarity: inBatch.score }
     }

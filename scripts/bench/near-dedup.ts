@@ -1,0 +1,165 @@
+/**
+ * `tsx scripts/bench/near-dedup.ts`: near-duplicate detection through the vector index's SimHash
+ * buckets (`searchNear`) against the scan it replaces (issue 25 §1), over one import-shaped
+ * pass: each vector is checked against the rows before it, then added, as `nearDedup` does with
+ * a `rememberMany` batch.
+ *
+ *   tsx scripts/bench/near-dedup.ts [--source real|clustered] [--n 30000] [--threshold 0.97]
+ *     [--floor 0.8] [--recall true] [--related-every 10]
+ *
+ * - `real`: MSC persona facts (every split, distinct) then LoCoMo turns from `../shared/eval`,
+ *   embedded by the n-gram test embedder (384 dims); `clustered`: the anisotropic synthetic set
+ *   of `vector.ts`, with every tenth vector a near copy of an earlier one.
+ * - With `--recall`, each item is also checked by the scan on the same rows (the engine's search
+ *   before this change: the int8 scan re-scoring `NEAR_DUPLICATE_RESCORE` candidates), and the
+ *   report counts the duplicates the scan found that the buckets found too; every
+ *   `--related-every`-th item also compares `related` hits (cosine in [floor, threshold)).
+ * - Without it, only the bucket pass runs and is timed (the scan pass is quadratic).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { NEAR_DUPLICATE_RESCORE } from '../../src/core/options.ts'
+import { VectorIndex } from '../../src/core/vector/index.ts'
+import { NgramEmbedder } from '../../src/embedder/ngram-embedder.ts'
+import { normal, uniform } from '../models/rng.ts'
+
+const DIMS = 384
+const SEED = 0x5eed
+
+const args = new Map<string, string>()
+for (let i = 2; i < process.argv.length; i += 2) {
+  args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '')
+}
+const source = args.get('source') ?? 'real'
+const n = Number(args.get('n') ?? 30_000)
+const threshold = Number(args.get('threshold') ?? 0.97)
+const floor = Number(args.get('floor') ?? 0.8)
+const withRecall = (args.get('recall') ?? 'true') === 'true'
+const relatedEvery = Number(args.get('related-every') ?? 10)
+
+function realTexts(limit: number): string[] {
+  const texts = new Set<string>()
+  const msc = '../shared/eval/msc/msc_personas_all.json'
+  if (existsSync(msc)) {
+    const raw = JSON.parse(readFileSync(msc, 'utf8')) as Record<string, Record<string, unknown>[]>
+    for (const split of Object.values(raw)) {
+      for (const persona of split) {
+        for (const facts of Object.values(persona)) {
+          if (Array.isArray(facts)) for (const f of facts) if (typeof f === 'string') texts.add(f)
+        }
+      }
+    }
+  }
+  const locomo = '../shared/eval/locomo/locomo-dev.json'
+  if (existsSync(locomo)) {
+    const raw = JSON.parse(readFileSync(locomo, 'utf8')) as {
+      conversation: Record<string, unknown>
+    }[]
+    for (const sample of raw) {
+      for (const turns of Object.values(sample.conversation)) {
+        if (!Array.isArray(turns)) continue
+        for (const t of turns as { text?: string }[]) if (t.text) texts.add(t.text)
+      }
+    }
+  }
+  return [...texts].slice(0, limit)
+}
+
+function normalise(v: Float32Array): Float32Array {
+  let norm = 0
+  for (let i = 0; i < v.length; i++) norm += (v[i] as number) ** 2
+  const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv
+  return v
+}
+
+function clustered(count: number): Float32Array[] {
+  const next = uniform(SEED)
+  const scale = normal(SEED + 1, DIMS, 0.5).map(Math.exp)
+  const mean = normalise(normal(SEED + 2, DIMS, 1))
+  const centres = Array.from({ length: Math.max(10, count / 100) }, (_, c) =>
+    normalise(normal(SEED + 1000 + c, DIMS, 1)),
+  )
+  const out: Float32Array[] = []
+  for (let i = 0; i < count; i++) {
+    const noise = normalise(normal(SEED + 10_000_000 + i, DIMS, 1))
+    const v = new Float32Array(DIMS)
+    if (i > 0 && i % 10 === 0) {
+      const base = out[Math.floor(next() * i)] as Float32Array
+      const eps = 0.05 + 0.25 * next()
+      for (let d = 0; d < DIMS; d++) v[d] = (base[d] as number) + eps * (noise[d] as number)
+    } else {
+      const centre = centres[Math.floor(next() * centres.length)] as Float32Array
+      for (let d = 0; d < DIMS; d++) {
+        const x = 0.8 * (mean[d] as number) + (centre[d] as number) + 0.7 * (noise[d] as number)
+        v[d] = x * (scale[d] as number)
+      }
+    }
+    out.push(normalise(v))
+  }
+  return out
+}
+
+let t = performance.now()
+const vectors =
+  source === 'clustered'
+    ? clustered(n)
+    : (() => {
+        const embedder = new NgramEmbedder({ dims: DIMS })
+        return realTexts(n).map((text) => embedder.embedOne(text))
+      })()
+console.log(
+  `${source}: ${vectors.length} vectors in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+)
+
+const near = { minScore: threshold, rescore: NEAR_DUPLICATE_RESCORE }
+const index = new VectorIndex(DIMS)
+let dupsScan = 0
+let dupsBoth = 0
+let dupsBands = 0
+let relatedScan = 0
+let relatedBoth = 0
+let bandMs = 0
+let scanMs = 0
+t = performance.now()
+for (let i = 0; i < vectors.length; i++) {
+  const v = vectors[i] as Float32Array
+  let a = performance.now()
+  const [hit] = index.searchNear(v, 1, near)
+  bandMs += performance.now() - a
+  if (hit) dupsBands++
+  if (withRecall && index.size > 0) {
+    a = performance.now()
+    const [top] = index.search(v, 1, { rescore: NEAR_DUPLICATE_RESCORE })
+    scanMs += performance.now() - a
+    if (top && top.score >= threshold) {
+      dupsScan++
+      if (hit) dupsBoth++
+    }
+    if (i % relatedEvery === 0) {
+      const inRange = (h: { score: number }) => h.score >= floor && h.score < threshold
+      const scan = index.search(v, 3, { rescore: NEAR_DUPLICATE_RESCORE }).filter(inRange)
+      const got = new Set(
+        index
+          .searchNear(v, 3, { ...near, minScore: floor })
+          .filter(inRange)
+          .map((h) => h.id),
+      )
+      relatedScan += scan.length
+      relatedBoth += scan.filter((h) => got.has(h.id)).length
+    }
+  }
+  if (!hit) index.add(String(i), v)
+}
+const total = (performance.now() - t) / 1000
+console.log(
+  `threshold ${threshold}: buckets found ${dupsBands} duplicates; bucket searches ${(bandMs / 1000).toFixed(1)} s` +
+    ` (${((1000 * bandMs) / vectors.length).toFixed(0)} µs each), pass ${total.toFixed(1)} s, index ${index.size} rows, ${(index.memoryBytes() / 2 ** 20).toFixed(1)} MiB`,
+)
+if (withRecall) {
+  console.log(
+    `dedup recall vs scan: ${dupsBoth} / ${dupsScan} = ${(dupsBoth / Math.max(1, dupsScan)).toFixed(4)}; scan searches ${(scanMs / 1000).toFixed(1)} s`,
+  )
+  console.log(
+    `related recall (floor ${floor}, every ${relatedEvery}th item): ${relatedBoth} / ${relatedScan} = ${(relatedBoth / Math.max(1, relatedScan)).toFixed(4)}`,
+  )
+}
