@@ -1,5 +1,8 @@
 import { JSONParser } from '@streamparser/json'
 import { ImportFormatError } from '../core/errors.ts'
+import { concat } from './bytes.ts'
+
+const BOM = [0xef, 0xbb, 0xbf]
 
 /** One element of the export's top-level array, with where it ended in the file. */
 export interface StreamedItem {
@@ -36,18 +39,26 @@ export async function* streamArray(
       index + 1,
       `element ${index + 1} of the export: not valid JSON (${(error as Error).message})`,
     )
+  // A UTF-8 BOM is not JSON, but some tools write one; it may arrive cut across chunks.
+  let lead: Uint8Array | undefined = new Uint8Array(0)
   for await (let chunk of chunks) {
+    bytes += chunk.length
+    if (lead) {
+      chunk = concat([lead, chunk])
+      if (chunk.length < 3 && chunk.every((b, i) => b === BOM[i])) {
+        lead = chunk
+        continue
+      }
+      lead = undefined
+      if (BOM.every((b, i) => chunk[i] === b)) chunk = chunk.subarray(3)
+    }
     if (!sawRoot) {
-      // A UTF-8 BOM is not JSON; some tools write one.
-      const bom = chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf
-      if (bom) chunk = chunk.subarray(3)
       const first = chunk.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09)
       if (first !== undefined) {
         if (first !== 0x5b) throw new ImportFormatError(1, 'expected a JSON array of conversations')
         sawRoot = true
       }
     }
-    bytes += chunk.length
     try {
       parser.write(chunk)
     } catch (error) {
