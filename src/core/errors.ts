@@ -214,9 +214,18 @@ export class MemoryLockedError extends EngramError {
  * Why encryption at rest refused: `WRONG_KEY` (the passphrase or key does not open this
  * memory), `KEY_REQUIRED` (the memory is encrypted and was opened without `encryption`),
  * `NOT_ENCRYPTED` (`lock`/`unlock` on a memory without encryption), `NOT_EMPTY` (encryption
- * asked for on a memory that already holds plain rows: export, then import into a new one).
+ * asked for on a memory that already holds plain rows: export, then import into a new one),
+ * `NEWER_FORMAT` (the memory was sealed by a later Engram, in a format this one does not know),
+ * `UNREADABLE` (a write met a stored row that does not open, `verify().unreadable`, holding the
+ * same exact-dedup key: `forget` its id to drop it).
  */
-export type EncryptionCode = 'WRONG_KEY' | 'KEY_REQUIRED' | 'NOT_ENCRYPTED' | 'NOT_EMPTY'
+export type EncryptionCode =
+  | 'WRONG_KEY'
+  | 'KEY_REQUIRED'
+  | 'NOT_ENCRYPTED'
+  | 'NOT_EMPTY'
+  | 'NEWER_FORMAT'
+  | 'UNREADABLE'
 
 /** Encryption at rest could not open or change this memory. Nothing was changed. */
 export class EncryptionError extends EngramError {

@@ -9,12 +9,19 @@ import { SEAL_FORMAT, type SealFormat } from './row-seal.ts'
 /** The `meta` row that marks a memory as encrypted: plain, so a wrong secret is caught first. */
 export const AT_REST_META_KEY = 'at-rest'
 
-const CHECK_CONTEXT = 'engram-at-rest keycheck'
+/**
+ * The check value's associated data. Format 1's was the first; a memory in format 2 seals its
+ * check under the second, so the format is bound to the keys: `version` is plain, and an edit
+ * to it (back to 1, to have planted format-1 rows resealed as valid) changes nothing.
+ */
+const CHECK_CONTEXT_V1 = 'engram-at-rest keycheck'
+const CHECK_CONTEXT_V2 = 'engram-at-rest keycheck\u0000v2'
 const CHECK_TEXT = new TextEncoder().encode('engram-at-rest keycheck v1')
 
 /**
  * What the `at-rest` meta row holds: how to derive the keys, and a value sealed under them.
- * `version` is the memory's seal format (`row-seal.ts` `SealFormat`): every row is in it.
+ * `version` is the memory's seal format (`row-seal.ts` `SealFormat`): every row is in it. It is
+ * stored in the clear; what counts is the context `check` opens under (format 2's, or 1's).
  */
 export interface AtRestRecord {
   version: SealFormat
@@ -31,7 +38,8 @@ export interface AtRestRecord {
  * leaves a plain one plain. Runs before anything reads a row.
  *
  * @throws EncryptionError `KEY_REQUIRED` (encrypted, no secret), `WRONG_KEY`, `NOT_EMPTY`
- *   (a secret for a memory that already holds plain rows). Nothing is written on any of them.
+ *   (a secret for a memory that already holds plain rows), `NEWER_FORMAT` (sealed by a later
+ *   Engram). Nothing is written on any of them.
  */
 export async function openAtRest(
   db: EngramDatabase,
@@ -45,9 +53,19 @@ export async function openAtRest(
       `memory ${JSON.stringify(db.name)} is encrypted at rest: open it with its passphrase or key`,
     )
   }
-  const keys = record ? await checkedKeys(record, secret!) : await encryptNew(db, secret!)
-  if (record && record.version !== SEAL_FORMAT) await resealRows(db, keys)
-  else db.atRest.unlock(keys)
+  if (!record) {
+    db.atRest.unlock(await encryptNew(db, secret!))
+    return
+  }
+  const { keys, format } = await checkedKeys(record, secret!)
+  if (format !== SEAL_FORMAT) await resealRows(db, keys)
+  else {
+    // Sealed by the version that brought format 2 but still checked under format 1's context.
+    if (record.version !== SEAL_FORMAT || !opens(keys, CHECK_CONTEXT_V2, record.check)) {
+      await db.meta.put({ key: AT_REST_META_KEY, value: formatRecord(record, keys) })
+    }
+    db.atRest.unlock(keys)
+  }
 }
 
 /** The keys for `secret` once they open the stored check value. @throws EncryptionError */
@@ -56,7 +74,12 @@ export async function unlockKeys(db: EngramDatabase, secret: AtRestSecret): Prom
   if (!record) {
     throw new EncryptionError('NOT_ENCRYPTED', 'this memory is not encrypted at rest')
   }
-  return checkedKeys(record, secret)
+  return (await checkedKeys(record, secret)).keys
+}
+
+/** `record` marked as in the current format, its check value sealed under that format's context. */
+export function formatRecord(record: AtRestRecord, keys: AtRestKeys): AtRestRecord {
+  return { ...record, version: SEAL_FORMAT, check: sealBytes(keys, CHECK_CONTEXT_V2, CHECK_TEXT) }
 }
 
 /** The `at-rest` meta row, when the memory is encrypted. */
@@ -74,14 +97,37 @@ async function keysFor(
   return deriveAtRestKeys(base, salt)
 }
 
-async function checkedKeys(record: AtRestRecord, secret: AtRestSecret): Promise<AtRestKeys> {
-  const keys = await keysFor(secret, record.salt, record.iterations)
+function opens(keys: AtRestKeys, context: string, check: Uint8Array): boolean {
   try {
-    openBytes(keys, CHECK_CONTEXT, record.check)
+    openBytes(keys, context, check)
+    return true
   } catch {
-    throw new EncryptionError('WRONG_KEY', 'the passphrase or key does not open this memory')
+    return false
   }
-  return keys
+}
+
+/**
+ * The keys for `secret` and the memory's seal format, told by the context its check opens under:
+ * format 2's means format 2 whatever `version` says. One under format 1's is a memory sealed
+ * before format 2 (`version` 1) or by the version that brought it (`version` 2, its check not yet
+ * resealed).
+ */
+async function checkedKeys(
+  record: AtRestRecord,
+  secret: AtRestSecret,
+): Promise<{ keys: AtRestKeys; format: SealFormat }> {
+  if (!(typeof record.version === 'number' && record.version <= SEAL_FORMAT)) {
+    throw new EncryptionError(
+      'NEWER_FORMAT',
+      `expected a memory sealed in format ${SEAL_FORMAT} or older, got format ${String(record.version)}: open it with the Engram version that wrote it`,
+    )
+  }
+  const keys = await keysFor(secret, record.salt, record.iterations)
+  if (opens(keys, CHECK_CONTEXT_V2, record.check)) return { keys, format: SEAL_FORMAT }
+  if (opens(keys, CHECK_CONTEXT_V1, record.check)) {
+    return { keys, format: record.version === SEAL_FORMAT ? SEAL_FORMAT : 1 }
+  }
+  throw new EncryptionError('WRONG_KEY', 'the passphrase or key does not open this memory')
 }
 
 /**
@@ -98,7 +144,7 @@ async function encryptNew(db: EngramDatabase, secret: AtRestSecret): Promise<AtR
     kdf: 'PBKDF2-SHA-256',
     iterations,
     salt,
-    check: sealBytes(keys, CHECK_CONTEXT, CHECK_TEXT),
+    check: sealBytes(keys, CHECK_CONTEXT_V2, CHECK_TEXT),
   }
   const tables = [db.meta, db.memories, db.vectors, db.snapshots, db.recalls]
   const stored = await db.transaction('rw', tables, async () => {
@@ -114,5 +160,5 @@ async function encryptNew(db: EngramDatabase, secret: AtRestSecret): Promise<AtR
     await db.meta.add({ key: AT_REST_META_KEY, value: record })
     return record
   })
-  return stored === record ? keys : checkedKeys(stored, secret)
+  return stored === record ? keys : (await checkedKeys(stored, secret)).keys
 }

@@ -1,6 +1,6 @@
 import type { EngramDatabase } from '../database.ts'
 import type { AtRestKeys } from './cipher.ts'
-import { AT_REST_META_KEY, readRecord } from './key-check.ts'
+import { AT_REST_META_KEY, formatRecord, readRecord } from './key-check.ts'
 import { AT_REST_RULES } from './row-rules.ts'
 import { SEAL_FORMAT } from './row-seal.ts'
 
@@ -26,7 +26,7 @@ export async function resealRows(db: EngramDatabase, keys: AtRestKeys): Promise<
       if (!held || held.version === SEAL_FORMAT) return
       const rows = await Promise.all(tables.map((t) => t.toArray()))
       await Promise.all(tables.map((t, i) => t.bulkPut(rows[i]!)))
-      await db.meta.put({ key: AT_REST_META_KEY, value: { ...held, version: SEAL_FORMAT } })
+      await db.meta.put({ key: AT_REST_META_KEY, value: formatRecord(held, keys) })
     })
   } catch (error) {
     db.atRest.lock()

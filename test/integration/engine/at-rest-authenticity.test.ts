@@ -261,5 +261,88 @@ async function toFormat1(db: Dexie): Promise<void> {
       await db.table(table).put(stored)
     }
   }
-  await meta.put({ key: 'at-rest', value: { ...record, version: 1 } })
+  await meta.put({ key: 'at-rest', value: { ...record, version: 1, check: checkV1(keys) } })
 }
+
+/** The key-check value as Engram sealed it before format 2 was bound to it. */
+function checkV1(keys: Awaited<ReturnType<typeof deriveAtRestKeys>>): Uint8Array {
+  const text = new TextEncoder().encode('engram-at-rest keycheck v1')
+  return sealBytes(keys, 'engram-at-rest keycheck', text)
+}
+
+/** One memory row sealed in format 1 (bound to table and id only), as a backup of it would hold. */
+function format1Copy(keys: Awaited<ReturnType<typeof deriveAtRestKeys>>, row: unknown) {
+  const rule = AT_REST_RULES.memories!
+  const at = tableKey('memories')
+  const opened = openRow(keys, rule, at, row) as Record<string, unknown>
+  const hidden = Object.fromEntries(Object.entries(opened).filter(([f]) => !rule.plain.has(f)))
+  const stored = sealRow(keys, rule, at, opened)
+  stored[SEALED_FIELD] = sealBytes(
+    keys,
+    `memories\u0000${JSON.stringify(opened.id)}`,
+    encodeValue(hidden),
+  )
+  return stored
+}
+
+describe('the seal format is bound to the key check', () => {
+  it('does not reseal a planted format-1 row when the stored version is set back to 1 (downgrade bypass)', async () => {
+    const { e, env, ids } = await seeded('downgrade')
+    await e.close()
+    let copy: Record<string, unknown> = {}
+    await onDisk(env, 'downgrade', async (db) => {
+      const record = (await db.table('meta').get('at-rest')).value
+      const keys = await deriveAtRestKeys(APP_KEY, record.salt)
+      copy = format1Copy(keys, await db.table('memories').get(ids[0]!))
+    })
+    await onDisk(env, 'downgrade', async (db) => {
+      await db.table('memories').put({ ...copy, trust: 'trusted', confidence: 1 })
+      const record = (await db.table('meta').get('at-rest')).value
+      await db.table('meta').put({ key: 'at-rest', value: { ...record, version: 1 } })
+      await db.table('snapshots').clear()
+    })
+    const again = await engine({ name: 'downgrade', ...env, encryption: SECRET })
+    expect(await again.get(ids[0]!)).toBeUndefined()
+    const report = await again.verify()
+    expect(report.ok).toBe(false)
+    expect(report.unreadable?.rows).toEqual([{ table: 'memories', id: ids[0] }])
+    expect((await again.get(ids[1]!))?.text).toBe(FACTS[1])
+  })
+
+  it('refuses a memory whose stored format is newer than this version knows, writing nothing', async () => {
+    const { e, env } = await seeded('newer-format')
+    await e.close()
+    await onDisk(env, 'newer-format', async (db) => {
+      const record = (await db.table('meta').get('at-rest')).value
+      await db.table('meta').put({ key: 'at-rest', value: { ...record, version: 3 } })
+    })
+    const before = await rawRows(env, 'newer-format')
+    await expect(
+      engine({ name: 'newer-format', ...env, encryption: SECRET }),
+    ).rejects.toMatchObject({ name: 'EncryptionError', code: 'NEWER_FORMAT' })
+    expect(await rawRows(env, 'newer-format')).toEqual(before)
+  })
+
+  it('binds the check of a format-2 memory written before the binding at its next open', async () => {
+    const { e, env, ids } = await seeded('check-v1-format-2')
+    await e.close()
+    let copy: Record<string, unknown> = {}
+    await onDisk(env, 'check-v1-format-2', async (db) => {
+      const record = (await db.table('meta').get('at-rest')).value
+      const keys = await deriveAtRestKeys(APP_KEY, record.salt)
+      copy = format1Copy(keys, await db.table('memories').get(ids[0]!))
+      await db.table('meta').put({ key: 'at-rest', value: { ...record, check: checkV1(keys) } })
+    })
+    const first = await engine({ name: 'check-v1-format-2', ...env, encryption: SECRET })
+    expect(await first.verify()).toMatchObject({ ok: true, memories: 3 })
+    await first.close()
+    await onDisk(env, 'check-v1-format-2', async (db) => {
+      await db.table('memories').put({ ...copy, trust: 'trusted' })
+      const record = (await db.table('meta').get('at-rest')).value
+      await db.table('meta').put({ key: 'at-rest', value: { ...record, version: 1 } })
+    })
+    const again = await engine({ name: 'check-v1-format-2', ...env, encryption: SECRET })
+    expect(await again.get(ids[0]!)).toBeUndefined()
+    expect((await again.verify()).unreadable?.rows).toEqual([{ table: 'memories', id: ids[0] }])
+  })
+})
