@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StaticServer } from '../../scripts/serve-static.ts'
 import { serveStatic } from '../../scripts/serve-static.ts'
+import type { PathReport } from '../../src/connect/protocol.ts'
 import type { RecallResult } from '../../src/core/types.ts'
 import { buildCrossOrigin } from './cross-origin-harness.ts'
 import { openApp, rememberInUi } from './harness.ts'
@@ -192,6 +193,20 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('a memory shared with other origins', ()
     const listed = await call<{ items: { text: string }[] }>(page, `return memory.list()`)
     expect(listed).toMatchObject({ ok: true, value: { items: [{ namespace }] } })
     expect(chromium.pageErrors).toEqual([])
+  })
+
+  it('tells the app the storage-access path answers while third-party cookies are allowed', async () => {
+    const { page, origin } = await embedderOnNewOrigin()
+    const connecting = page.evaluate(
+      `globalThis.engramTest.connectVia(${JSON.stringify(`${host}connect.html`)}, 'frame')`,
+    ) as Promise<Attempt<{ path: string }> & { heard: PathReport[] }>
+    await answerPrompt(page, origin, 'Allow')
+    const connected = await connecting
+    expect(connected).toMatchObject({ ok: true, value: { path: 'storage-access' } })
+    expect(connected.heard).toEqual([
+      { via: 'frame', used: false, reason: expect.stringMatching(/partitioned or blocked/) },
+      { via: 'storage-access', used: true, reason: expect.stringMatching(/without a prompt/) },
+    ])
   })
 
   it('refuses a denied origin with AccessDeniedError, then without asking again', async () => {
