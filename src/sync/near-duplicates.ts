@@ -10,7 +10,7 @@ import type { InboundPlan } from './sync-types.ts'
  * words. The smaller document id wins on every device, so both keep the same memory; the loser
  * is forgotten and its confirmations counted for the winner (`foldInto`). Needs a vector: the
  * remote one when it comes from this device's model, else one embedded here; with no model
- * ready the memory is stored as is.
+ * ready the memory is stored as is. Page chunks are never folded (a page stays whole).
  */
 export async function foldNearDuplicates(ctx: SyncContext, plan: InboundPlan): Promise<void> {
   const { replica } = ctx
@@ -18,6 +18,9 @@ export async function foldNearDuplicates(ctx: SyncContext, plan: InboundPlan): P
     const { row } = incoming.payload
     // An earlier text kept beside the one that won an edit is meant to be near its successor.
     if (incoming.payload.kept !== undefined) continue
+    // A page's chunks are never folded: a section two pages share (a footer, a code block)
+    // would be cut out of the page that arrives second.
+    if (row.pageId !== undefined) continue
     const same = replica.idForKey(row)
     let near: { id: string; similarity: number } | undefined
     if (same !== undefined) {
