@@ -136,6 +136,14 @@ function watchSeen(
   seen: (seen: boolean) => void,
 ): () => void {
   const v2 = 'isVisible' in IntersectionObserverEntry.prototype
+  // Without v2, geometry alone cannot tell a framed prompt under a decoy or at opacity 0 from a
+  // seen one: framed, it never arms, and says to connect through the host's own window.
+  if (!v2 && window.top !== window) {
+    const note = document.getElementById('consent-unseeable')
+    if (note) note.hidden = false
+    seen(false)
+    return () => {}
+  }
   let visible = false
   const report = (): void => seen(visible && readable(heading))
   const observer = new IntersectionObserver(
