@@ -96,8 +96,12 @@ export class BackfillScheduler {
 export function startEmbedder(ctx: EngineContext, backfill: BackfillScheduler): void {
   const embedder = ctx.embedder
   if (!embedder) return
+  // The indexes were restored with this model's vectors; a chain that fell back while loading
+  // answers with another model, whose queries must not meet them even at the same dims.
+  const restoredFor = embedder.model
   const ready = () => {
     if (ctx.connection.isClosed) return
+    if (embedder.model !== restoredFor) ctx.indexes.dropVectors()
     ctx.indexes.ensureVectors(embedder.dims)
     ctx.emit({ type: 'model-ready', model: embedder.model, ...deviceOf(embedder) })
     backfill.schedule()
