@@ -77,8 +77,11 @@ function textOf(content: unknown): string {
   return ''
 }
 
+/** The conversation's name for an error: its `title` (or `name`, when the file is not ChatGPT's). */
 function nameOf(raw: unknown): string {
-  return isObject(raw) && typeof raw.title === 'string' ? ` ("${raw.title.slice(0, 80)}")` : ''
+  if (!isObject(raw)) return ''
+  const name = typeof raw.title === 'string' ? raw.title : raw.name
+  return typeof name === 'string' ? ` ("${name.slice(0, 80)}")` : ''
 }
 
 function stringOr(value: unknown, fallback: string): string {

@@ -210,6 +210,22 @@ describe('importFrom a Claude export', () => {
     expect((await rows(memory)).every((m) => m.trust === 'untrusted')).toBe(true)
     expect((await importFrom(memory, claude)).unchanged).toBe(1)
   })
+
+  it('tells a zipped Claude export from a ChatGPT one by its first conversation', async () => {
+    const memory = await open()
+    const zip = zipSync({
+      'data-2024/conversations.json': strToU8(claude),
+      'users.json': strToU8('[]'),
+    })
+    const report = await importFrom(memory, zip)
+    expect(report).toMatchObject({ format: 'claude', created: 1 })
+    expect(report.detected).toBe(
+      'Claude export (data-2024/conversations.json in a zip), told by its first conversation',
+    )
+    await expect(importFrom(memory, zip, { format: 'chatgpt' })).rejects.toThrow(
+      /ChatGPT conversation 1 \("Greenhouse tomatoes"\): expected a mapping/,
+    )
+  })
 })
 
 describe('importFrom Markdown notes', () => {
