@@ -179,12 +179,21 @@ async function main(): Promise<void> {
   gc?.()
   const base = process.memoryUsage().heapUsed
   let peak = base
+  let nextLine = size / 10
   const started = performance.now()
   const report = await importFrom(memory, await openAsBlob(file), {
     format: 'chatgpt',
-    onProgress: () => {
+    onProgress: (p) => {
       const used = process.memoryUsage().heapUsed
       if (used > peak) peak = used
+      // A line per tenth of the file, so a run cut short still leaves its figures.
+      if (p.bytes >= nextLine) {
+        nextLine += size / 10
+        const s = (performance.now() - started) / 1000
+        console.log(
+          `  ${(p.bytes / 1e6).toFixed(1)} MB, ${p.read} conversations in ${s.toFixed(1)} s = ${(p.bytes / 1e6 / s).toFixed(2)} MB/s; heap +${((used - base) / 1e6).toFixed(0)} MB`,
+        )
+      }
     },
   })
   const seconds = (performance.now() - started) / 1000
