@@ -71,6 +71,7 @@ export {
   DEFAULT_RECALL_QUEUE,
   DEFAULT_RETRIEVAL,
 } from './core/options.ts'
+export { analyseText, screenText } from './core/poison/index.ts'
 export type * from './core/types.ts'
 export {
   CONFIDENCE_LEVELS,

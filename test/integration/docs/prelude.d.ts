@@ -17,6 +17,8 @@ declare global {
   const memory: MemoryClient
   /** The user's passphrase, for encryption at rest and sync. */
   const passphrase: string
+  /** The sync server's password for the user (CouchDB `auth`). */
+  const password: string
   /** `memoryTools(memory)`, in the agent docs. */
   const tools: MemoryTools
   /** An OpenAI client, `new OpenAI()`, and the conversation so far. */
