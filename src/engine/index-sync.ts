@@ -1,6 +1,11 @@
 import { CHANGE_LOG_TAIL, SNAPSHOT_STORE_SHARE } from '../core/options.ts'
 import type { Embedder, Memory, MemoryEvent, MemoryStats } from '../core/types.ts'
-import type { ChangeRow, EngramDatabase, VectorRow } from '../storage/index.ts'
+import {
+  type ChangeRow,
+  type EngramDatabase,
+  storedKeys,
+  type VectorRow,
+} from '../storage/index.ts'
 import type { ConnectionState } from './connection-state.ts'
 import { IndexSet } from './index-set.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
@@ -338,19 +343,30 @@ export class IndexSync {
    */
   async #agrees(): Promise<boolean> {
     const model = this.#ctx.embedder?.model
+    const { db } = this.#ctx
     const { catalogue, keyword, vectors } = this.#indexes
     if (keyword.size !== catalogue.size) return false
     for (const id of catalogue.keys()) if (!keyword.has(id)) return false
     if (this.#indexes.restoredCounters !== undefined) {
-      const ids = (await this.#ctx.db.memories.toCollection().primaryKeys()) as string[]
-      if (ids.length !== catalogue.size || !ids.every((id) => catalogue.has(id))) return false
+      // Every stored key, refused rows' too (reading them all through the middleware would open
+      // every row): a key the catalogue lacks counts only if its row opens.
+      const ids = (await storedKeys(db, db.memories)) as string[]
+      const extra = ids.filter((id) => !catalogue.has(id))
+      if (ids.length - extra.length !== catalogue.size) return false
+      if (extra.length > 0 && (await db.memories.bulkGet(extra)).some((m) => m !== undefined)) {
+        return false
+      }
     }
     const vectorIds = model
-      ? ((await this.#ctx.db.vectors.where('model').equals(model).primaryKeys()) as string[])
+      ? ((await storedKeys(db, db.vectors, () =>
+          db.vectors.where('model').equals(model),
+        )) as string[])
       : []
     const indexed = vectorIds.filter((id) => catalogue.has(id))
-    if ((vectors?.size ?? 0) !== indexed.length) return false
-    return indexed.every((id) => vectors?.has(id))
+    const unindexed = indexed.filter((id) => !vectors?.has(id))
+    if ((vectors?.size ?? 0) !== indexed.length - unindexed.length) return false
+    if (unindexed.length === 0) return true
+    return (await db.vectors.bulkGet(unindexed)).every((v) => v === undefined)
   }
 
   /**

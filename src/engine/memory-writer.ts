@@ -12,6 +12,7 @@ import type {
 } from '../core/types.ts'
 import { validateId, validateVector } from '../core/validate.ts'
 import { isConstraintError } from '../storage/index.ts'
+import { blockedByRefused, isRefused, refusedHolders } from './at-rest/refused-holders.ts'
 import type { BackfillScheduler } from './backfill-scheduler.ts'
 import type { EngineContext } from './engine-context.ts'
 import { locked } from './lifecycle.ts'
@@ -93,9 +94,10 @@ export class MemoryWriter {
         const { db } = ctx
         const seq = await ctx.transact(async () => {
           const exists = await db.memories.get(id)
-          if (!exists) throw new MemoryNotFoundError(id)
+          // A row that does not open is dropped by its id: nothing of it can be read anyway.
+          if (!exists && !(await isRefused(db, id))) throw new MemoryNotFoundError(id)
           // A page is its chunks: one gone and the rest no longer reassemble.
-          if (exists.pageId !== undefined) {
+          if (exists?.pageId !== undefined) {
             throw new InvalidInputError(
               'PAGE_CHUNK',
               'id',
@@ -151,8 +153,19 @@ export class MemoryWriter {
     })
   }
 
-  /** One try of a batch; a lost unique-key race counts as {@link STALE}. */
+  /**
+   * One try of a batch; a lost unique-key race counts as {@link STALE}, unless the key's holder
+   * is a row that does not open (encryption at rest): no retry would get past it.
+   */
   async #attempt(items: PreparedWrite[]): Promise<Awaited<ReturnType<typeof writeBatch>>> {
+    const outcome = await this.#try(items)
+    if (outcome !== STALE) return outcome
+    const refused = await refusedHolders(this.#ctx.db, items)
+    if (refused.length > 0) throw blockedByRefused(refused)
+    return STALE
+  }
+
+  async #try(items: PreparedWrite[]): Promise<Awaited<ReturnType<typeof writeBatch>>> {
     const ctx = this.#ctx
     try {
       return await writeBatch(items, {

@@ -1,5 +1,5 @@
 import type { Memory, Relation, VerifyReport } from '../core/types.ts'
-import type { VectorRow } from '../storage/index.ts'
+import { storedKeys, type VectorRow } from '../storage/index.ts'
 import { unreadableIn, withUnreadable } from './at-rest/unreadable-rows.ts'
 import type { EngineContext } from './engine-context.ts'
 import type { IndexSet } from './index-set.ts'
@@ -102,8 +102,8 @@ export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
             db.relations.toArray(),
             // Keys only, read past encryption at rest: a stored row missing from the rows
             // above did not open (`at-rest/unreadable-rows.ts`).
-            db.atRest.encrypted ? db.memories.toCollection().primaryKeys() : [],
-            db.atRest.encrypted ? db.vectors.toCollection().primaryKeys() : [],
+            db.atRest.encrypted ? storedKeys(db, db.memories) : [],
+            db.atRest.encrypted ? storedKeys(db, db.vectors) : [],
           ])
           const unreadable = [
             ...unreadableIn('memories', memoryKeys, memories),

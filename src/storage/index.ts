@@ -6,6 +6,7 @@ export {
   openAtRest,
   passphraseKey,
   SEALED_FIELD,
+  storedKeys,
   unlockKeys,
 } from './at-rest/index.ts'
 export type { DatabaseEnvironment } from './database.ts'

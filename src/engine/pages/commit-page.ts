@@ -1,4 +1,9 @@
-import type { ChangeRow, EngramDatabase, VectorRow } from '../../storage/index.ts'
+import {
+  type ChangeRow,
+  type EngramDatabase,
+  storedKeys,
+  type VectorRow,
+} from '../../storage/index.ts'
 import type { IndexSet } from '../index-set.ts'
 import { dropEdges } from '../relations.ts'
 import { STALE } from '../write-batch.ts'
@@ -25,12 +30,23 @@ export async function commitPage(
 ): Promise<number[] | typeof STALE> {
   const { db } = ctx
   return ctx.transact(async () => {
-    const held = await db.memories.where('pageId').equals(plan.pageId).primaryKeys()
-    if (!sameIds(held as string[], plan.expected)) return STALE
-    if (plan.removed.length > 0) {
-      await db.memories.bulkDelete(plan.removed)
-      await db.vectors.bulkDelete(plan.removed)
-      await dropEdges(db, plan.removed)
+    // Every stored chunk, those encryption at rest refuses too: a plan made from a snapshot
+    // still knows them, one made from a rebuild does not. Either way this write replaces them
+    // (a refused row would hold the unique key of a chunk written now).
+    const held = (await storedKeys(db, db.memories, () =>
+      db.memories.where('pageId').equals(plan.pageId),
+    )) as string[]
+    const planned = new Set([...plan.expected, ...plan.rows.map((r) => r.row.id)])
+    const unknown = held.filter((id) => !planned.has(id))
+    const refused = unknown.length > 0 ? await refusedOf(db, unknown) : []
+    if (refused.length < unknown.length) return STALE
+    const stored = held.filter((id) => !refused.includes(id))
+    if (!sameIds(stored, plan.expected)) return STALE
+    const removed = [...plan.removed, ...refused]
+    if (removed.length > 0) {
+      await db.memories.bulkDelete(removed)
+      await db.vectors.bulkDelete(removed)
+      await dropEdges(db, removed)
     }
     await db.memories.bulkPut(plan.rows.map((r) => r.row))
     const rows: VectorRow[] = []
@@ -41,7 +57,7 @@ export async function commitPage(
     const stale = plan.rows.filter((r) => r.embed && !vectors.has(r.row.id)).map((r) => r.row.id)
     if (stale.length > 0) await db.vectors.bulkDelete(stale)
     const changes: ChangeRow[] = [
-      ...plan.removed.map((id) => ({ op: 'delete' as const, id, at: ctx.now })),
+      ...removed.map((id) => ({ op: 'delete' as const, id, at: ctx.now })),
       ...plan.rows.map((r) => ({ op: 'put' as const, id: r.row.id, at: ctx.now })),
     ]
     return (await db.changes.bulkAdd(changes, { allKeys: true })) as number[]
@@ -60,6 +76,13 @@ export function applyPage(
     indexes.put(row, vector)
     if (embed && !vector) indexes.removeVector(row.id)
   }
+}
+
+/** Those of `ids` stored but not returned by a read: rows encryption at rest refuses. */
+async function refusedOf(db: EngramDatabase, ids: string[]): Promise<string[]> {
+  if (!db.atRest.encrypted) return []
+  const rows = await db.memories.bulkGet(ids)
+  return ids.filter((_, i) => rows[i] === undefined)
 }
 
 function sameIds(held: readonly string[], expected: readonly string[]): boolean {

@@ -1,6 +1,6 @@
 import type { ExportOptions, Memory } from '../../core/types.ts'
 import { booleanOr, expectOptions, validateName } from '../../core/validate.ts'
-import type { EngramDatabase, VectorRow } from '../../storage/index.ts'
+import { type EngramDatabase, storedKeys, type VectorRow } from '../../storage/index.ts'
 import { edgesOf } from '../relations.ts'
 import { toBase64 } from './base64.ts'
 import { importableMeta } from './plain-meta.ts'
@@ -95,7 +95,7 @@ async function readMemories(
   return db.transaction('r', db.memories, async () => {
     const [rows, keys] = await Promise.all([
       namespace === undefined ? chosen().toArray() : chosen().sortBy('id'),
-      db.atRest.encrypted ? chosen().primaryKeys() : [],
+      db.atRest.encrypted ? storedKeys(db, db.memories, chosen) : [],
     ])
     const read = new Set(rows.map((r) => r.id))
     return { rows, unreadable: keys.filter((k) => !read.has(k)) }

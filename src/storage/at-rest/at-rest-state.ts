@@ -17,6 +17,8 @@ export class AtRestState {
   #format: SealFormat = SEAL_FORMAT
   /** Table → primary key (as JSON) → the key itself. */
   #refused = new Map<string, Map<string, string | number>>()
+  /** IndexedDB transactions whose keys-only reads answer every stored key (`stored-keys.ts`). */
+  #storedKeys = new WeakMap<object, number>()
 
   /** The memory is encrypted at rest (whether or not it is unlocked now). */
   get encrypted(): boolean {
@@ -56,6 +58,21 @@ export class AtRestState {
     this.#keys.seal.fill(0)
     this.#keys.mac.fill(0)
     this.#keys = null
+  }
+
+  /**
+   * Whether keys-only reads in `trans` list refused rows too: normally they are left out, as from
+   * every answer; `stored-keys.ts` asks for them where a caller compares keys with rows.
+   */
+  listsStoredKeys(trans: object): boolean {
+    return (this.#storedKeys.get(trans) ?? 0) > 0
+  }
+
+  /** While `on`, keys-only reads in `trans` list every stored key (counted: reads may overlap). */
+  listStoredKeys(trans: object, on: boolean): void {
+    const n = (this.#storedKeys.get(trans) ?? 0) + (on ? 1 : -1)
+    if (n > 0) this.#storedKeys.set(trans, n)
+    else this.#storedKeys.delete(trans)
   }
 
   /** A row of `table` under `key` did not open and was left out of an answer. */

@@ -31,7 +31,9 @@ const RANGE = 2
  * Only equality queries work on a hashed field: a range over tokens orders nothing.
  *
  * A row that does not open (`row-seal.ts` `openRow`: in the clear, edited beside its sealed
- * part, a changed byte) is refused: left out of every answer and noted in `state`.
+ * part, a changed byte) is refused: left out of every answer and noted in `state`, keys-only
+ * answers too (their rows are read and opened to tell; `stored-keys.ts` lists every stored key
+ * for callers that compare keys with rows). A `count` is IndexedDB's own and includes them.
  */
 export function atRestMiddleware(state: AtRestState): Middleware<DBCore> {
   return {
@@ -83,10 +85,13 @@ function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): D
       return Dexie.Promise.reject(error) as Promise<T>
     }
   }
+  // A keys-only cursor walks the values too, to step over the rows that do not open.
   const cursorOf = (keys: AtRestKeys, req: DBCoreOpenCursorRequest) =>
-    table
-      .openCursor(req)
-      .then((cursor) => cursor && (req.values ? skippingCursor(cursor, keys, open) : cursor))
+    !req.values && state.listsStoredKeys(req.trans)
+      ? table.openCursor(req)
+      : table
+          .openCursor({ ...req, values: true })
+          .then((cursor) => cursor && skippingCursor(cursor, keys, open))
   return {
     ...table,
     mutate: (req) =>
@@ -113,19 +118,29 @@ function sealedTable(table: DBCoreTable, rule: TableRule, state: AtRestState): D
       ),
     query: (req) =>
       guarded((keys) => {
-        if (!keys || !req.values) return table.query({ ...req, query: query(keys, req.query) })
-        const q = { ...req, query: query(keys, req.query) }
+        if (!keys || (!req.values && state.listsStoredKeys(req.trans))) {
+          return table.query({ ...req, query: query(keys, req.query) })
+        }
+        // Keys only: the rows are read to leave out those that do not open, and their keys kept.
+        const q = { ...req, values: true, query: query(keys, req.query) }
+        const answer = (result: unknown[]) =>
+          req.values ? result : result.map((row) => keyOf(row))
         return table.query(q).then((res) => {
           const rows = res.result.map((row) => open(keys, row))
-          if (!rows.includes(REFUSED)) return { ...res, result: rows }
+          if (!rows.includes(REFUSED))
+            return { ...res, result: req.values ? rows : res.result.map(keyOf) }
           // A page cut short by refused rows would read as the last one: fill it from a cursor.
           if (req.limit !== undefined && res.result.length >= req.limit) {
             return collect(cursorOf(keys, cursorRequest(q)), req.limit).then((result) => ({
               ...res,
-              result,
+              result: answer(result),
             }))
           }
-          return { ...res, result: rows.filter((row) => row !== REFUSED) }
+          const kept = res.result.filter((_, i) => rows[i] !== REFUSED)
+          return {
+            ...res,
+            result: req.values ? rows.filter((row) => row !== REFUSED) : kept.map(keyOf),
+          }
         })
       }),
     openCursor: (req) =>
