@@ -12,7 +12,8 @@ const NONE = -1
 /**
  * Locality-sensitive buckets over the rows' SimHash codes: each of `bands` disjoint 16-bit
  * slices of a code keys a bucket, and a row sits in one bucket per band. Two rows at angle θ
- * share a given band with probability (1 − θ/π)^16, so some band with probability
+ * (once centred, see {@link BandIndex.centre}) share a given band with probability
+ * (1 − θ/π)^16, so some band with probability
  * 1 − (1 − (1 − θ/π)^16)^bands: at 24 bands 99.2 % for a cosine of 0.95, 99.95 % at 0.97, but
  * 0.6 % for unrelated rows at 0.3. Candidates from the buckets are then filtered by the whole
  * code's Hamming distance and re-scored by the caller.
@@ -33,8 +34,16 @@ export class BandIndex {
   #stamp = 0
   #capacity = 0
 
-  constructor(hasher: SimHasher) {
+  /**
+   * Subtracted from every vector before hashing: the rows' mean when the buckets were built.
+   * Sentence embeddings share a common direction, which would put the same bits in most codes
+   * and crowd a few buckets (181 candidates a query at 20k clustered rows; 27 centred).
+   */
+  readonly centre: Float32Array
+
+  constructor(hasher: SimHasher, centre: Float32Array) {
     this.#hasher = hasher
+    this.centre = centre
     this.words = hasher.words
     this.bands = Math.min(MAX_BANDS, Math.floor((hasher.words * 32) / BAND_BITS))
     this.#heads = new Int32Array(this.bands * BUCKETS).fill(NONE)
@@ -55,10 +64,10 @@ export class BandIndex {
     this.#capacity = next
   }
 
-  /** Hashes `values[base .. base + dims)` as `row`'s code and files the row in its buckets. */
-  add(row: number, values: ArrayLike<number>, base: number): void {
+  /** Hashes `values[base .. base + dims)` × `scale` as `row`'s code and files the row. */
+  add(row: number, values: ArrayLike<number>, base: number, scale: number): void {
     this.reserve(row + 1)
-    this.#hasher.hash(values, base, this.#codes, row * this.words)
+    this.#hasher.hash(values, base, this.#codes, row * this.words, scale, this.centre)
     for (let band = 0; band < this.bands; band++) this.#link(row, band)
   }
 

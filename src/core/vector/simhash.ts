@@ -37,13 +37,23 @@ export class SimHasher {
   }
 
   /**
-   * Writes the code of `values[base .. base + dims)` (float or int8 components: only their
-   * direction matters) into `out[at .. at + words)`.
+   * Writes the code of `values[base .. base + dims)` × `scale` − `centre` into
+   * `out[at .. at + words)`: int8 codes with their step give the row's vector back.
    */
-  hash(values: ArrayLike<number>, base: number, out: Uint32Array, at: number): void {
+  hash(
+    values: ArrayLike<number>,
+    base: number,
+    out: Uint32Array,
+    at: number,
+    scale = 1,
+    centre?: Float32Array,
+  ): void {
     const x = this.#scratch
     const dims = this.dims
-    for (let i = 0; i < dims; i++) x[i] = (values[base + i] as number) * (this.#first[i] as number)
+    for (let i = 0; i < dims; i++) {
+      const value = (values[base + i] as number) * scale - (centre ? (centre[i] as number) : 0)
+      x[i] = value * (this.#first[i] as number)
+    }
     x.fill(0, dims)
     hadamard(x)
     for (let i = 0; i < this.#size; i++) x[i] = (x[i] as number) * (this.#second[i] as number)

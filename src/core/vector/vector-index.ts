@@ -244,7 +244,15 @@ export class VectorIndex {
   /** The SimHash buckets, built from every row's int8 codes the first time they are wanted. */
   #bandIndex(): BandIndex {
     if (this.#bands) return this.#bands
-    const bands = new BandIndex(new SimHasher(this.dims))
+    const { codes, steps } = this.#store.kernel
+    const centre = new Float32Array(this.dims)
+    for (let row = 0; row < this.size; row++) {
+      const step = (steps[row] as number) / this.size
+      for (let i = 0, base = row * this.stride; i < this.dims; i++) {
+        centre[i] = (centre[i] as number) + (codes[base + i] as number) * step
+      }
+    }
+    const bands = new BandIndex(new SimHasher(this.dims), centre)
     bands.reserve(this.size)
     for (let row = 0; row < this.size; row++) this.#fileRow(bands, row)
     this.#bands = bands
@@ -253,7 +261,8 @@ export class VectorIndex {
 
   /** Hashes a row from its int8 codes, so the buckets derive from the rows alone (snapshots too). */
   #fileRow(bands: BandIndex, row: number): void {
-    bands.add(row, this.#store.kernel.codes, row * this.stride)
+    const { codes, steps } = this.#store.kernel
+    bands.add(row, codes, row * this.stride, steps[row] as number)
   }
 
   #checkVector(vector: Float32Array, field: string): void {

@@ -83,7 +83,7 @@ function mayMergeWith(
  * The closest stored memories of the group at `floor` or more, as many as `related` reports;
  * the top one is the same as a search for one (both rescore `NEAR_DUPLICATE_RESCORE`
  * candidates). While `related` is wanted (`floor` below `threshold`) the store is scanned: the
- * SimHash buckets find only 69 % of the scan's `related` hits at a floor of 0.8 (MSC + LoCoMo,
+ * SimHash buckets find only 58 % of the scan's `related` hits at a floor of 0.8 (MSC + LoCoMo,
  * docs/benchmarks.md). Without it, a large store is searched through the buckets, which find
  * every near duplicate the scan finds there.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { VectorIndex } from '../../../../src/core/vector/index.ts'
 import { hamming, hammingBound, SimHasher } from '../../../../src/core/vector/simhash.ts'
-import { normalise, rng, SEED, unitVectors } from './fixtures.ts'
+import { clusteredVectors, normalise, rng, SEED, unitVectors } from './fixtures.ts'
 
 const DIMS = 384
 
@@ -77,6 +77,30 @@ describe('VectorIndex.searchNear', () => {
       for (const id of near) expect(cosine(rows[Number(id)]!, query)).toBeGreaterThan(0.94)
     }
     expect(wanted).toBeGreaterThan(400)
+    expect(found / wanted).toBeGreaterThanOrEqual(0.99)
+  })
+
+  it('finds the near duplicates among vectors sharing one direction, as sentence embeddings do', () => {
+    const random = rng(SEED + 7)
+    const rows = clusteredVectors(1800, DIMS, 20, SEED + 7)
+    for (let i = 0; i < 200; i++) {
+      const base = rows[Math.floor(random() * rows.length)] as Float32Array
+      rows.push(nudge(base, 0.1 + 0.15 * random(), SEED + 500 + i))
+    }
+    const index = new VectorIndex(DIMS)
+    rows.forEach((v, r) => index.add(String(r), v))
+    let wanted = 0
+    let found = 0
+    for (let q = 1800; q < 2000; q++) {
+      const query = rows[q] as Float32Array
+      const exact = exactNear(rows, query, 0.97)
+      const near = new Set(
+        index.searchNear(query, 50, { minScore: 0.97, scanBelow: 0 }).map((h) => h.id),
+      )
+      wanted += exact.length
+      found += exact.filter((id) => near.has(id)).length
+    }
+    expect(wanted).toBeGreaterThan(300)
     expect(found / wanted).toBeGreaterThanOrEqual(0.99)
   })
 
