@@ -6,7 +6,7 @@ import { upgradeToLifecycle } from './migrations.ts'
 import type { ChangeRow, MemoryRow, MetaRow, RelationRow, SnapshotRow, VectorRow } from './rows.ts'
 
 /** The current schema version. Bump it with a new `version(n).stores(...)` below, never edit one. */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 /** Where IndexedDB comes from: the browser's own, or fake-indexeddb in Node. */
 export interface DatabaseEnvironment {
@@ -52,6 +52,11 @@ export class EngramDatabase extends Dexie {
     this.version(2)
       .stores({ relations: '[from+to+kind], from, to' })
       .upgrade((tx) => upgradeToLifecycle(tx.table('memories')))
+    // Version 3 (seal format 2 of encryption at rest) changes no table: it makes a tab still
+    // running an older Engram close on `versionchange`, where it would go on writing format-1
+    // rows that this version refuses. It does not stop older code opening the memory afresh:
+    // Dexie 4 opens a database at a higher version than it declares.
+    this.version(3).stores({})
     this.use(atRestMiddleware(this.atRest))
   }
 }

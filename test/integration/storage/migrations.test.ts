@@ -1,6 +1,7 @@
 import { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
+import { SCHEMA_VERSION } from '../../../src/storage/index.ts'
 import { freshIdb } from '../../helpers/engine.ts'
 
 describe('schema 1 → 2', () => {
@@ -43,6 +44,34 @@ describe('schema 1 → 2', () => {
       expect(await e.get('01B')).toMatchObject({ confidence: 0.3, tier: 'procedural' })
       expect((await e.recall('deployed', { log: false })).hits.map((h) => h.id)).toEqual(['01A'])
       expect(await e.relations('01A')).toEqual([])
+    } finally {
+      await e.close()
+    }
+  })
+})
+
+describe('schema 2 → 3', () => {
+  it('closes a tab still on schema 2 when this version opens (old tabs kept writing format-1 rows)', async () => {
+    const idb = freshIdb()
+    const old = new Dexie('engram:older-tab', {
+      indexedDB: idb.indexedDB,
+      IDBKeyRange: idb.IDBKeyRange,
+    })
+    old.version(1).stores({
+      memories: 'id, &[namespace+type+key], [namespace+type], namespace, *tags, pageId',
+      vectors: 'id, model',
+      changes: '++seq, id',
+      snapshots: 'name',
+      recalls: '++id, at',
+      meta: 'key',
+    })
+    old.version(2).stores({ relations: '[from+to+kind], from, to' })
+    await old.open()
+    const e = await MemoryEngine.open({ name: 'older-tab', ...idb })
+    try {
+      expect(old.isOpen()).toBe(false)
+      expect(SCHEMA_VERSION).toBe(3)
+      await e.remember('Written after the upgrade')
     } finally {
       await e.close()
     }
