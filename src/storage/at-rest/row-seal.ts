@@ -45,8 +45,14 @@ function bound(value: unknown): string {
   if (value === null) return 'z'
   if (Array.isArray(value)) return `[${value.map(bound).join(',')}]`
   if (value instanceof Date) return `d${value.getTime()}`
-  if (typeof value === 'object') return `{${boundFields(value as Row, [])}}`
-  throw new TypeError(`cannot store a ${typeof value} beside a sealed row`)
+  // Only a plain object's own fields are its content: a Map, Set, Blob or byte array would be
+  // bound as `{}`, so an edit to it on disk would go unnoticed.
+  const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined
+  if (proto === Object.prototype || proto === null) return `{${boundFields(value as Row, [])}}`
+  const kind = typeof value === 'object' ? proto.constructor?.name : typeof value
+  throw new TypeError(
+    `expected a string, number, boolean, date, array or plain object beside a sealed row, got a ${kind ?? 'object'}`,
+  )
 }
 
 /** Every field but those in `skip`, sorted by name; absent and undefined alike. */

@@ -6,7 +6,8 @@
  * with the profile folder could.
  */
 import { Dexie } from 'dexie'
-import { describe, expect, it } from 'vitest'
+import { IDBObjectStore } from 'fake-indexeddb'
+import { describe, expect, it, vi } from 'vitest'
 import type { AtRestSecret, Memory } from '../../../src/core/types.ts'
 import { deriveAtRestKeys, sealBytes } from '../../../src/storage/at-rest/cipher.ts'
 import { encodeValue } from '../../../src/storage/at-rest/codec.ts'
@@ -222,10 +223,18 @@ describe('authenticity at rest', () => {
     const { e, env, ids } = await seeded('format-1-tabs')
     await e.close()
     await onDisk(env, 'format-1-tabs', (db) => toFormat1(db))
-    const tabs = await Promise.all([
-      engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
-      engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
-    ])
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put')
+    let tabs: Awaited<ReturnType<typeof engine>>[]
+    try {
+      tabs = await Promise.all([
+        engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
+        engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
+      ])
+      const memoryPuts = put.mock.contexts.filter((store) => store.name === 'memories')
+      expect(memoryPuts).toHaveLength(ids.length)
+    } finally {
+      put.mockRestore()
+    }
     for (const tab of tabs) {
       expect((await tab.get(ids[2]!))?.text).toBe(FACTS[2])
       expect(await tab.verify()).toMatchObject({ ok: true, memories: 3 })

@@ -121,6 +121,17 @@ describe('sealing a row', () => {
     expect(openRow(keys(), rule, at, legacy)).toBe(REFUSED)
   })
 
+  it('refuses to seal a row with a Map, Set or byte array as a plain field, which would be bound as {}', () => {
+    for (const odd of [new Map([['a', 1]]), new Set([1]), new Uint8Array(2), new ArrayBuffer(2)]) {
+      expect(() => sealRow(keys(), rule, at, { ...row, confidence: odd })).toThrow(TypeError)
+      expect(() => sealRow(keys(), rule, at, { ...row, confidence: [{ nested: odd }] })).toThrow(
+        TypeError,
+      )
+    }
+    const plain = { ...row, confidence: { a: 1, at: new Date(3) }, createdAt: [1, 2] }
+    expect(openRow(keys(), rule, at, sealRow(keys(), rule, at, plain))).toEqual(plain)
+  })
+
   it('does not change the row it was given', () => {
     const copy = structuredClone(row)
     sealRow(keys(), rule, at, row)
