@@ -230,7 +230,9 @@ describe('authenticity at rest', () => {
         engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
         engine({ name: 'format-1-tabs', ...env, encryption: SECRET }),
       ])
-      const memoryPuts = put.mock.contexts.filter((store) => store.name === 'memories')
+      const memoryPuts = put.mock.contexts.filter(
+        (store) => (store as IDBObjectStore).name === 'memories',
+      )
       expect(memoryPuts).toHaveLength(ids.length)
     } finally {
       put.mockRestore()
