@@ -5,8 +5,11 @@ import { byId, h } from './dom.ts'
 import { whoAnswers } from './model-reason.ts'
 import { USE_CHOICE } from './settings.ts'
 
-/** Where the steps to serve a model from the app's own origin are written up. */
-export const SELF_HOSTING_DOCS = 'https://www.npmjs.com/package/engram#self-hosting-the-model'
+/**
+ * Where the steps to serve a model from the app's own origin are written up: a page the app
+ * serves itself (`public/self-hosting.html`), so the help needs no published package.
+ */
+export const SELF_HOSTING_DOCS = 'self-hosting.html'
 
 /** Why a model did not load, in the terms a user can act on. */
 export type ModelFailureReason =
