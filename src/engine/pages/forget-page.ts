@@ -1,5 +1,6 @@
 import { MemoryNotFoundError } from '../../core/errors.ts'
 import { validateId } from '../../core/validate.ts'
+import { storedKeys } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { locked } from '../lifecycle.ts'
 import { dropEdges } from '../relations.ts'
@@ -18,7 +19,9 @@ export async function forgetPage(ctx: EngineContext, pageId: unknown): Promise<v
       const { db } = ctx
       const now = ctx.clock()
       const { ids, seqs } = await ctx.transact(async () => {
-        const ids = (await db.memories.where('pageId').equals(id).primaryKeys()) as string[]
+        // Stored keys, so chunks encryption at rest refuses (they do not open) go with the page.
+        const chunks = () => db.memories.where('pageId').equals(id)
+        const ids = (await storedKeys(db, db.memories, chunks)) as string[]
         if (ids.length === 0) throw new MemoryNotFoundError(id)
         await db.memories.bulkDelete(ids)
         await db.vectors.bulkDelete(ids)

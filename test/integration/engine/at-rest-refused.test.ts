@@ -91,6 +91,21 @@ describe.each([
     expect(report.ok).toBe(true)
     expect((await again.getPage(page.pageId))?.text).toContain('One more paragraph about foxes.')
   })
+
+  it('forgets a page with one refused chunk, that chunk included', async () => {
+    const env = sharedIdb()
+    const e = await engine({ name: name('forget-page'), ...env, encryption: SECRET })
+    const page = await e.rememberPage({ title: 'Doc', text: PAGE })
+    await e.close()
+    await onDisk(env, name('forget-page'), async (db) => {
+      const rows = await db.table('memories').where('pageId').equals(page.pageId).toArray()
+      await tamper(db, rows[1].id)
+      if (rebuild) await db.table('snapshots').clear()
+    })
+    const again = await engine({ name: name('forget-page'), ...env, encryption: SECRET })
+    await again.forgetPage(page.pageId)
+    expect(await again.verify()).toMatchObject({ ok: true, memories: 0, vectors: 0 })
+  })
 })
 
 describe('the open after a refused row', () => {
