@@ -1,9 +1,8 @@
 /**
  * `tsx scripts/bench/import-near-dedup.ts [--n 20000]`: one `rememberMany` of the first n distinct
- * MSC persona facts and LoCoMo turns (`../shared/eval`) with n-gram vectors, into an empty
- * memory over fake-indexeddb, in process: the import the benchmark times, with its near-dup
- * stage split out by timing `nearDedup`'s share through a second pass of the same vectors over
- * a plain `VectorIndex` (scan vs buckets).
+ * MSC persona facts (`../shared/eval`, every split) with n-gram vectors and the poison screen
+ * on, into an empty memory over fake-indexeddb, in process: the shape of the benchmark's import,
+ * whose near-duplicate check used to scan the batch once per item.
  */
 
 import { readFileSync } from 'node:fs'
