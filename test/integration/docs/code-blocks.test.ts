@@ -43,15 +43,6 @@ function docErrors(output: string, byFile: Map<string, CodeBlock>): string[] {
   return errors
 }
 
-/**
- * Docs whose blocks other work is rewriting at the moment; their errors are known and reported
- * to their owners. Delete an entry once its doc's test passes.
- */
-const PENDING = new Set<string>([
-  // openMemory used without its import.
-  'docs/encryption-at-rest.md',
-])
-
 let checked: string[] | undefined
 
 /** Type-checks every block once (one `tsc` run); the errors, as `doc:line:column TSxxxx text`. */
@@ -88,13 +79,9 @@ describe('the code blocks of README.md and docs/', () => {
   })
 
   for (const doc of DOCS.filter((d) => CHECKED.some((b) => b.doc === d))) {
-    it.skipIf(PENDING.has(doc))(
-      `${doc}: every ts/js block type-checks`,
-      { timeout: 120_000 },
-      () => {
-        expect(typeErrors().filter((e) => e.startsWith(`${doc}:`))).toEqual([])
-      },
-    )
+    it(`${doc}: every ts/js block type-checks`, { timeout: 120_000 }, () => {
+      expect(typeErrors().filter((e) => e.startsWith(`${doc}:`))).toEqual([])
+    })
   }
 
   it('leaves no type error outside the blocks (the prelude, the harness)', {
