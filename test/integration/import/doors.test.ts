@@ -28,8 +28,11 @@ async function client(): Promise<MemoryClient> {
 describe('importFrom over the client door', () => {
   it('imports, re-imports nothing, exports, reads the export back into another memory and undoes an import', async () => {
     const memory = await client()
-    const chatgpt = readFileSync(join(FIXTURES, 'chatgpt-conversations.json'))
-    const claude = new Blob([readFileSync(join(FIXTURES, 'claude-conversations.json'))])
+    // Plain Uint8Arrays (a Node Buffer's type allows a shared buffer, which a Blob refuses).
+    const chatgpt = new Uint8Array(readFileSync(join(FIXTURES, 'chatgpt-conversations.json')))
+    const claude = new Blob([
+      new Uint8Array(readFileSync(join(FIXTURES, 'claude-conversations.json'))),
+    ])
     expect(await importFrom(memory, chatgpt, { importId: 'a' })).toMatchObject({
       created: 2,
       format: 'chatgpt',
