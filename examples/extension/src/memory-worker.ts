@@ -46,7 +46,9 @@ async function shippedModel(
   env.localModelPath = embedder.modelBase
   env.useBrowserCache = false
   const { modelBase: _shipped, ...local } = embedder
-  return { ...local, allowRemote: false }
+  // No chain: the model ships with the extension (the probe would look for it on the web and
+  // give up), and USE-lite does not.
+  return { ...local, allowRemote: false, fallback: false }
 }
 
 /**
