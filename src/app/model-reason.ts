@@ -1,4 +1,4 @@
-import { USE_LITE_MODEL } from '../embedder/model-table.ts'
+import { USE_LITE_MODEL } from '../embedder/index.ts'
 import type { EmbedderStats, MemoryStats } from '../index.ts'
 
 /** How people call the models the app ships or offers. */

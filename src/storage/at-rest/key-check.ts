@@ -3,34 +3,19 @@ import type { AtRestSecret } from '../../core/types.ts'
 import type { EngramDatabase } from '../database.ts'
 import { type AtRestKeys, deriveAtRestKeys, openBytes, sealBytes } from './cipher.ts'
 import { DEFAULT_KDF_ITERATIONS, passphraseKey } from './kdf.ts'
+import {
+  AT_REST_META_KEY,
+  type AtRestRecord,
+  CHECK_CONTEXT_V1,
+  CHECK_CONTEXT_V2,
+  CHECK_TEXT,
+  formatRecord,
+  readRecord,
+} from './key-check-record.ts'
 import { resealRows } from './reseal.ts'
 import { SEAL_FORMAT, type SealFormat } from './row-seal.ts'
 
-/** The `meta` row that marks a memory as encrypted: plain, so a wrong secret is caught first. */
-export const AT_REST_META_KEY = 'at-rest'
-
-/**
- * The check value's associated data. Format 1's was the first; a memory in format 2 seals its
- * check under the second, so the format is bound to the keys: `version` is plain, and an edit
- * to it (back to 1, to have planted format-1 rows resealed as valid) changes nothing.
- */
-const CHECK_CONTEXT_V1 = 'engram-at-rest keycheck'
-const CHECK_CONTEXT_V2 = 'engram-at-rest keycheck\u0000v2'
-const CHECK_TEXT = new TextEncoder().encode('engram-at-rest keycheck v1')
-
-/**
- * What the `at-rest` meta row holds: how to derive the keys, and a value sealed under them.
- * `version` is the memory's seal format (`row-seal.ts` `SealFormat`): every row is in it. It is
- * stored in the clear; what counts is the context `check` opens under (format 2's, or 1's).
- */
-export interface AtRestRecord {
-  version: SealFormat
-  kdf: 'PBKDF2-SHA-256'
-  iterations: number
-  salt: Uint8Array
-  /** A known text sealed with the keys: opening it proves a secret right without a row read. */
-  check: Uint8Array
-}
+export { AT_REST_META_KEY, type AtRestRecord, formatRecord, readRecord }
 
 /**
  * Sets up `db` (open, its `atRest` state plain) for `secret`: opens an encrypted memory (and
@@ -75,16 +60,6 @@ export async function unlockKeys(db: EngramDatabase, secret: AtRestSecret): Prom
     throw new EncryptionError('NOT_ENCRYPTED', 'this memory is not encrypted at rest')
   }
   return (await checkedKeys(record, secret)).keys
-}
-
-/** `record` marked as in the current format, its check value sealed under that format's context. */
-export function formatRecord(record: AtRestRecord, keys: AtRestKeys): AtRestRecord {
-  return { ...record, version: SEAL_FORMAT, check: sealBytes(keys, CHECK_CONTEXT_V2, CHECK_TEXT) }
-}
-
-/** The `at-rest` meta row, when the memory is encrypted. */
-export async function readRecord(db: EngramDatabase): Promise<AtRestRecord | undefined> {
-  return (await db.meta.get(AT_REST_META_KEY))?.value as AtRestRecord | undefined
 }
 
 async function keysFor(

@@ -1,6 +1,6 @@
 import type { EngramDatabase } from '../database.ts'
 import type { AtRestKeys } from './cipher.ts'
-import { AT_REST_META_KEY, formatRecord, readRecord } from './key-check.ts'
+import { AT_REST_META_KEY, formatRecord, readRecord } from './key-check-record.ts'
 import { AT_REST_RULES } from './row-rules.ts'
 import { SEAL_FORMAT } from './row-seal.ts'
 

@@ -101,3 +101,10 @@ export function featuresOf(read: string, explain = false, sorted = true): Featur
   }
   return words ? { buckets, counts, norm2, words } : { buckets, counts, norm2 }
 }
+
+/** The shipped form: `logit = bias + Σ q·count / 2^shift / √Σcount²`. */
+export interface QuantisedModel {
+  weights: Int8Array
+  shift: number
+  bias: number
+}

@@ -9,8 +9,7 @@
  * the same logit on every platform.
  */
 import { decodeBase64 } from '../decode.ts'
-import { FEATURE_BUCKETS, type Features, featuresOf } from './features.ts'
-import type { QuantisedModel } from './train.ts'
+import { FEATURE_BUCKETS, type Features, featuresOf, type QuantisedModel } from './features.ts'
 import { LEARNED_WEIGHTS } from './weights.ts'
 
 /** A quantised model with its calibration: `probability = σ(logit + offset)`. */

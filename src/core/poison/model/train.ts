@@ -4,8 +4,16 @@
  * for bit. Then quantised to int8 with a power-of-two scale, the form that ships. Pure; used by
  * `scripts/train-poison.ts` and its reproduction test.
  */
-import { FEATURE_BUCKETS, type Features, featuresOf, readable } from './features.ts'
+import {
+  FEATURE_BUCKETS,
+  type Features,
+  featuresOf,
+  type QuantisedModel,
+  readable,
+} from './features.ts'
 import { windowsOf } from './learned.ts'
+
+export type { QuantisedModel } from './features.ts'
 
 /** One labelled text. */
 export interface Example {
@@ -31,13 +39,6 @@ export const TRAIN_DEFAULTS: Required<TrainOptions> = { epochs: 8, rate: 0.5, l2
 /** Float weights, before quantising. */
 export interface FloatModel {
   weights: Float64Array
-  bias: number
-}
-
-/** The shipped form: `logit = bias + Σ q·count / 2^shift / √Σcount²`. */
-export interface QuantisedModel {
-  weights: Int8Array
-  shift: number
   bias: number
 }
 

@@ -63,7 +63,9 @@ describe('VectorIndex.searchNear', () => {
   it('finds the near duplicates an exact scan finds, through the buckets', () => {
     const rows = store(SEED)
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v))
+    rows.forEach((v, r) => {
+      index.add(String(r), v)
+    })
     let wanted = 0
     let found = 0
     for (let q = 1800; q < 2000; q++) {
@@ -88,7 +90,9 @@ describe('VectorIndex.searchNear', () => {
       rows.push(nudge(base, 0.1 + 0.15 * random(), SEED + 500 + i))
     }
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v))
+    rows.forEach((v, r) => {
+      index.add(String(r), v)
+    })
     let wanted = 0
     let found = 0
     for (let q = 1800; q < 2000; q++) {
@@ -107,7 +111,9 @@ describe('VectorIndex.searchNear', () => {
   it('returns only hits at minScore or more, best first, at most k', () => {
     const rows = store(SEED + 3)
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v))
+    rows.forEach((v, r) => {
+      index.add(String(r), v)
+    })
     for (const scanBelow of [0, 1_000_000]) {
       const hits = index.searchNear(rows[1900]!, 2, { minScore: 0.9, scanBelow })
       expect(hits.length).toBeGreaterThan(0)
@@ -121,7 +127,9 @@ describe('VectorIndex.searchNear', () => {
   it('keeps its buckets in step with add, replace and remove', () => {
     const rows = store(SEED + 4)
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v))
+    rows.forEach((v, r) => {
+      index.add(String(r), v)
+    })
     const near = (q: Float32Array) =>
       index.searchNear(q, 5, { minScore: 0.97, scanBelow: 0 }).map((h) => h.id)
     // Builds the buckets, then every later change must reach them.
@@ -141,7 +149,9 @@ describe('VectorIndex.searchNear', () => {
   it('rebuilds its buckets from a snapshot’s rows', () => {
     const rows = store(SEED + 5)
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v))
+    rows.forEach((v, r) => {
+      index.add(String(r), v)
+    })
     const restored = VectorIndex.deserialize(index.serialize())
     for (const q of [3, 1850, 1999]) {
       const query = rows[q] as Float32Array
@@ -154,7 +164,9 @@ describe('VectorIndex.searchNear', () => {
   it('applies the group filter to bucket candidates', () => {
     const rows = store(SEED + 6)
     const index = new VectorIndex(DIMS)
-    rows.forEach((v, r) => index.add(String(r), v, r % 2))
+    rows.forEach((v, r) => {
+      index.add(String(r), v, r % 2)
+    })
     const hits = index.searchNear(rows[10]!, 5, { minScore: 0.5, groups: [1], scanBelow: 0 })
     expect(hits.map((h) => h.id)).not.toContain('10')
     expect(
