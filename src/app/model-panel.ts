@@ -178,13 +178,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
       ` Meanwhile ${answering === USE_LITE_MODEL ? 'USE-lite' : answering} answers, so recall still finds memories by meaning. `,
       retry,
       ' ',
-      h('a', {
-        id: 'model-self-host',
-        href: SELF_HOSTING_DOCS,
-        target: '_blank',
-        rel: 'noopener',
-        text: 'How to serve the model yourself',
-      }),
+      selfHostLink(),
     )
   }
 
@@ -195,18 +189,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     // A fresh page means a fresh worker: the load is tried again with nothing left over.
     retry.addEventListener('click', () => location.reload())
     notice.replaceChildren(h('span', { id: 'model-failure', text: help.text }))
-    notice.append(
-      ' Until then, recall works by keywords only. ',
-      retry,
-      ' ',
-      h('a', {
-        id: 'model-self-host',
-        href: SELF_HOSTING_DOCS,
-        target: '_blank',
-        rel: 'noopener',
-        text: 'How to serve the model yourself',
-      }),
-    )
+    notice.append(' Until then, recall works by keywords only. ', retry, ' ', selfHostLink())
     if (detail) notice.append(h('span', { class: 'small muted', text: ` (${shorten(detail)})` }))
   }
 
@@ -315,4 +298,15 @@ function deviceLabel(device: string | undefined): string {
   if (device === 'wasm') return 'WASM (CPU)'
   if (device === 'cpu') return 'CPU'
   return device
+}
+
+/** The link to the steps for serving a model from the app's own origin. */
+function selfHostLink(): HTMLElement {
+  return h('a', {
+    id: 'model-self-host',
+    href: SELF_HOSTING_DOCS,
+    target: '_blank',
+    rel: 'noopener',
+    text: 'How to serve the model yourself',
+  })
 }
