@@ -48,7 +48,7 @@ async function run(encryption: AtRestSecret | undefined): Promise<Figures> {
   }
   let engine = await MemoryEngine.open(options)
   let t = performance.now()
-  await engine.importMemories(jsonl)
+  await engine.transfer.import(jsonl)
   const importMs = performance.now() - t
   t = performance.now()
   await engine.close()
@@ -56,7 +56,7 @@ async function run(encryption: AtRestSecret | undefined): Promise<Figures> {
   t = performance.now()
   engine = await MemoryEngine.open(options)
   const openMs = performance.now() - t
-  const open = (await engine.stats()).open!
+  const open = (await engine.inspect.stats()).open!
   const samples = await timeEach(corpus.queries.length, (i) =>
     engine.recall(corpus.queries[i]!, { log: false }),
   )
@@ -70,10 +70,10 @@ async function run(encryption: AtRestSecret | undefined): Promise<Figures> {
   }
   if (encryption) {
     t = performance.now()
-    await engine.lock()
+    await engine.atRest.lock()
     figures.lockMs = performance.now() - t
     t = performance.now()
-    await engine.unlock(encryption)
+    await engine.atRest.unlock(encryption)
     figures.unlockMs = performance.now() - t
   }
   await engine.close()

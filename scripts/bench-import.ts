@@ -148,12 +148,13 @@ function generate(path: string, bytes: number): void {
 /** A memory that stores nothing: the importer's own cost. Only what `importFrom` calls. */
 function nullMemory(): MemoryApi {
   const memory: Partial<MemoryApi> = {
-    getPage: async () => undefined,
-    forgetPage: async () => {},
-    importMemories: async (jsonl: string, _?: ImportOptions): Promise<ImportReport> => {
-      const lines = jsonl.split('\n').length
-      return { lines, created: lines, duplicates: 0, flagged: 0 }
-    },
+    pages: { get: async () => undefined, forget: async () => {} } as unknown as MemoryApi['pages'],
+    transfer: {
+      import: async (jsonl: string, _?: ImportOptions): Promise<ImportReport> => {
+        const lines = jsonl.split('\n').length
+        return { lines, created: lines, duplicates: 0, flagged: 0 }
+      },
+    } as unknown as MemoryApi['transfer'],
   }
   return memory as MemoryApi
 }

@@ -66,7 +66,7 @@ async function open(name: string): Promise<MemoryEngine> {
       if (e.type === 'model-ready') onReady()
     },
   })
-  if ((await engine.stats()).embedder?.state !== 'ready') await ready
+  if ((await engine.inspect.stats()).embedder?.state !== 'ready') await ready
   return engine
 }
 
@@ -82,15 +82,15 @@ async function bigPage(): Promise<void> {
   const engine = await open('big')
   const text = markdownPage(pageKb * 1024, 1)
   const first = await timed(`one ${pageKb} KB page`, () =>
-    engine.rememberPage({ title: 'Big guide', text, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({ title: 'Big guide', text, source: 'big.md', poison: 'flag' }),
   )
   const at = text.indexOf('### Topic 5\n\n')
   const edited = `${text.slice(0, at)}### Topic 5\n\nOne new opening sentence here.\n\n${text.slice(at + 13)}`
   await timed('the same page, one section edited', () =>
-    engine.rememberPage({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
   )
   await timed('the same page again', () =>
-    engine.rememberPage({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
   )
   console.log(`  (${first.chunks} chunks, ${(text.length / 1024).toFixed(0)} KB)`)
   await engine.close()
@@ -102,7 +102,12 @@ async function smallPages(engine: MemoryEngine): Promise<void> {
   await timed(`${pageCount} pages of ${smallKb} KB`, async () => {
     for (const [i, text] of pages.entries()) {
       chunks += (
-        await engine.rememberPage({ title: `Guide ${i}`, text, source: `${i}.md`, poison: 'flag' })
+        await engine.pages.remember({
+          title: `Guide ${i}`,
+          text,
+          source: `${i}.md`,
+          poison: 'flag',
+        })
       ).chunks
     }
     return { chunks }
@@ -115,7 +120,7 @@ async function recall(engine: MemoryEngine): Promise<void> {
     for (let i = 0; i < corpus.texts.length; i += 500) {
       await engine.rememberMany(corpus.texts.slice(i, i + 500).map((text) => ({ text })))
     }
-    return { memories: (await engine.stats()).memories }
+    return { memories: (await engine.inspect.stats()).memories }
   })
   for (const q of corpus.queries.slice(0, 10)) await engine.recall(q)
   const samples: number[] = []

@@ -190,7 +190,7 @@ export async function runEvaluation(set: EvalSet, options: RunOptions): Promise<
         }
       })
       if (embedder) {
-        const { pendingVectors } = await engine.stats()
+        const { pendingVectors } = await engine.inspect.stats()
         if (pendingVectors > 0) {
           throw new Error(`${store.name}: ${pendingVectors} memories were stored without vectors`)
         }

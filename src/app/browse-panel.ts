@@ -88,7 +88,7 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
   async function listRows(
     options: ListOptions,
   ): Promise<{ items: Memory[]; rows: BrowseRow[]; cursor?: string }> {
-    const pages = new Map((await ctx.memory.listPages()).map((info) => [info.pageId, info]))
+    const pages = new Map((await ctx.memory.pages.list()).map((info) => [info.pageId, info]))
     const items: Memory[] = []
     let cursor = options.cursor
     let rows: BrowseRow[] = []

@@ -56,13 +56,13 @@ export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<vo
 
   lock.addEventListener('click', () =>
     busy(lock, async () => {
-      await ctx.memory.lock()
+      await ctx.memory.atRest.lock()
       // The keys are gone; the texts they opened must go too, before the prompt covers them.
       ctx.locked()
       await askPassphrase(
         'Locked. Enter the passphrase to unlock this memory.',
         async (passphrase) => {
-          await ctx.memory.unlock({ passphrase })
+          await ctx.memory.atRest.unlock({ passphrase })
           return ctx.memory
         },
       )
@@ -71,7 +71,7 @@ export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<vo
   )
 
   async function refresh(): Promise<void> {
-    const stats = await ctx.memory.stats().catch(() => undefined)
+    const stats = await ctx.memory.inspect.stats().catch(() => undefined)
     const encrypted = stats?.atRest !== undefined
     status.dataset.state = encrypted ? 'encrypted' : 'plain'
     lock.hidden = !encrypted

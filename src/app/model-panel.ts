@@ -252,7 +252,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
 
   /** Catches up with state the events may have announced before the panel existed. */
   async function sync(): Promise<void> {
-    const stats = await ctx.memory.stats()
+    const stats = await ctx.memory.inspect.stats()
     const embedder: EmbedderStats | undefined = stats.embedder
     why.textContent = whoAnswers(embedder)
     why.dataset.fallback = embedder?.fallback?.reason ?? ''

@@ -59,8 +59,8 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     clearErrors(form)
     result.textContent = ''
     try {
-      const outcome = await busy(submit, () => ctx.memory.rememberPage(input))
-      const stats = await ctx.memory.stats().catch(() => undefined)
+      const outcome = await busy(submit, () => ctx.memory.pages.remember(input))
+      const stats = await ctx.memory.inspect.stats().catch(() => undefined)
       result.textContent = describeResult(input.title, outcome, stats)
       result.dataset.status = outcome.status
       ctx.changed()
@@ -103,7 +103,7 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
 
   async function refresh(): Promise<void> {
     try {
-      const pages = await ctx.memory.listPages()
+      const pages = await ctx.memory.pages.list()
       error.hidden = true
       if (viewing && !pages.some((page) => page.pageId === viewing)) closeView()
       // Refreshes come in bursts; re-rendering the same list would disarm a Forget button.
@@ -125,7 +125,7 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     const forget = confirmButton(
       FORGET,
       async () => {
-        await ctx.memory.forgetPage(page.pageId)
+        await ctx.memory.pages.forget(page.pageId)
         ctx.changed()
         await refresh()
       },
@@ -153,7 +153,7 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
   async function show(target: OpenPage): Promise<void> {
     let page: StoredPage | undefined
     try {
-      page = await ctx.memory.getPage(target.pageId)
+      page = await ctx.memory.pages.get(target.pageId)
     } catch (failure) {
       showFailure(error, failure)
       return

@@ -14,7 +14,7 @@ export const PLAINTEXT = 'data-plaintext'
  * emptied too, since a message may quote what it refused. Returns how many were wiped.
  *
  * @example
- * wipePlaintext() // after memory.lock()
+ * wipePlaintext() // after memory.atRest.lock()
  * // => 9
  */
 export function wipePlaintext(root: ParentNode = document): number {

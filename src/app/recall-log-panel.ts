@@ -12,7 +12,7 @@ export function mountRecallLogPanel(ctx: AppContext): { refresh(): Promise<void>
 
   async function refresh(): Promise<void> {
     try {
-      const entries = await ctx.memory.recallLog({ limit: 20 })
+      const entries = await ctx.memory.inspect.recallLog({ limit: 20 })
       list.replaceChildren(
         ...(entries.length > 0
           ? entries.map(renderEntry)
@@ -25,7 +25,7 @@ export function mountRecallLogPanel(ctx: AppContext): { refresh(): Promise<void>
 
   refreshButton.addEventListener('click', () => void busy(refreshButton, refresh))
   clearButton.addEventListener('click', async () => {
-    await busy(clearButton, () => ctx.memory.clearRecallLog())
+    await busy(clearButton, () => ctx.memory.inspect.clearRecallLog())
     await refresh()
   })
   // The engine logs a recall just after answering it, so look until the entry is there.

@@ -112,7 +112,7 @@ export async function loadRelations(
   hits: readonly RecallHit[],
 ): Promise<{ edges: Map<string, Relation[]>; texts: Map<string, string> }> {
   const texts = new Map(hits.map((hit) => [hit.id, hit.memory.text]))
-  const lists = await Promise.all(hits.map((hit) => memory.relations(hit.id)))
+  const lists = await Promise.all(hits.map((hit) => memory.relations.of(hit.id)))
   const edges = new Map(hits.map((hit, i) => [hit.id, lists[i] ?? []]))
   const missing = new Set(
     lists.flat().flatMap((e) => [e.from, e.to].filter((id) => !texts.has(id))),

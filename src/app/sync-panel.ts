@@ -33,7 +33,7 @@ const STARTING: SyncStatus = {
 /**
  * The "Sync" card: a CouchDB-protocol server URL, the server user and password (`auth`, as a
  * production CouchDB needs), a passphrase, Start and Stop, a status badge and the counts. The
- * passphrase and the password go straight to `memory.sync()` and their fields are cleared: they
+ * passphrase and the password go straight to `memory.sync.start()` and their fields are cleared: they
  * are kept nowhere on this side, in memory or storage (the worker holds only the derived keys
  * while the sync runs). When the server cannot be used from this page the card says whether it
  * refuses the page's origin (CORS, with the settings that allow it) or nothing answers. The
@@ -141,8 +141,8 @@ export function mountSyncPanel(ctx: AppContext): void {
     show(STARTING)
     localStorage.setItem(URL_KEY, url.value)
     localStorage.setItem(USER_KEY, username.value.trim())
-    ctx.memory
-      .sync({ url: url.value, passphrase: secret, ...(auth && { auth }) })
+    ctx.memory.sync
+      .start({ url: url.value, passphrase: secret, ...(auth && { auth }) })
       .then((started) => {
         handle = started
         started.on(show)

@@ -24,7 +24,7 @@ export function mountTransferPanel(ctx: AppContext): void {
     result.textContent = `Reading ${chosen.name}…`
     progress.value = 0
     try {
-      const report = await ctx.memory.importMemories(await chosen.text(), {
+      const report = await ctx.memory.transfer.import(await chosen.text(), {
         defaults: { source: 'import' },
       })
       result.textContent = `Imported ${chosen.name}: ${report.lines} lines, ${report.created} new, ${report.duplicates} already known${report.flagged ? `, ${report.flagged} flagged` : ''}.`
@@ -45,7 +45,7 @@ export function mountTransferPanel(ctx: AppContext): void {
     clearErrors(form)
     try {
       const jsonl = await busy(exportButton, () =>
-        ctx.memory.exportMemories({ vectors: withVectors.checked }),
+        ctx.memory.transfer.export({ vectors: withVectors.checked }),
       )
       const url = URL.createObjectURL(new Blob([jsonl], { type: 'application/x-ndjson' }))
       const link = document.createElement('a')

@@ -1,13 +1,17 @@
 import * as Comlink from 'comlink'
 import { MemoryClosedError, WorkerTerminatedError } from '../core/errors.ts'
-import type { SyncOptions } from '../core/types.ts'
-import type { MemoryHost, MemoryMethod, RemoteMemoryApi } from '../host/protocol.ts'
+import {
+  callMethod,
+  type MemoryHost,
+  type MemoryMethod,
+  type RemoteMemoryApi,
+} from '../host/protocol.ts'
+import { syncExtension } from '../host/sync-extension.ts'
 import { cloneFailure } from './clone-failure.ts'
 import { createClient } from './create-client.ts'
 import { watchEndpoint } from './endpoint-watch.ts'
 import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
-import { startRemoteSync } from './sync-handle.ts'
 import { toWireArguments } from './wire-arguments.ts'
 
 /** What the endpoint's owner does on `close()`/`terminate()`: `worker.terminate()`, `port.close()`. */
@@ -65,49 +69,45 @@ export async function connectMemory(
   }
 
   let closing: Promise<void> | undefined
-  return createClient(
-    (method, args) => {
-      if (closedByCaller) return Promise.reject(new MemoryClosedError())
-      if (link.death !== undefined) return Promise.reject(new WorkerTerminatedError(link.death))
-      const guard = <T>(call: () => Promise<T>) => link.guard(sent(call(), args))
-      return guard(() => send(remote, method, args, guard))
+  /** One call over the port: refused once closed, raced against the endpoint's death. */
+  const guarded = <T>(call: () => Promise<T>, args: unknown[] = []): Promise<T> => {
+    if (closedByCaller) return Promise.reject(new MemoryClosedError())
+    if (link.death !== undefined) return Promise.reject(new WorkerTerminatedError(link.death))
+    return link.guard(sent(call(), args))
+  }
+  return createClient((method, args) => guarded(() => send(remote, method, args), args), {
+    runsIn: 'worker',
+    events,
+    sync: syncExtension.page(remote.sync as unknown as RemoteMemoryApi['sync'], guarded),
+    isClosed: () => closedByCaller || link.death !== undefined,
+    terminate() {
+      if (!closedByCaller) shutDown('the memory worker was terminated')
     },
-    {
-      runsIn: 'worker',
-      events,
-      isClosed: () => closedByCaller || link.death !== undefined,
-      terminate() {
-        if (!closedByCaller) shutDown('the memory worker was terminated')
-      },
-      close() {
-        closing ??= (async () => {
-          if (link.death !== undefined) {
-            shutDown(link.death)
-            return
-          }
-          try {
-            await link.guard(remote.close())
-            await link.guard(host.dispose())
-          } finally {
-            shutDown('the memory was closed')
-          }
-        })()
-        return closing
-      },
+    close() {
+      closing ??= (async () => {
+        if (link.death !== undefined) {
+          shutDown(link.death)
+          return
+        }
+        try {
+          await link.guard(remote.close())
+          await link.guard(host.dispose())
+        } finally {
+          shutDown('the memory was closed')
+        }
+      })()
+      return closing
     },
-  )
+  })
 }
 
-/** One method call over the port, its arguments in their wire form. */
+/** One method call over the port, its arguments in their wire form (a namespace's as a path). */
 function send(
   remote: Comlink.Remote<RemoteMemoryApi>,
   method: MemoryMethod,
   args: unknown[],
-  guard: <T>(call: () => Promise<T>) => Promise<T>,
 ): Promise<unknown> {
-  if (method === 'sync') return startRemoteSync(remote, args[0] as SyncOptions, guard)
-  const forward = remote[method] as unknown as (...wire: unknown[]) => Promise<unknown>
-  return forward(...toWireArguments(method, args))
+  return callMethod(remote, method, toWireArguments(method, args))
 }
 
 /** A call whose arguments could not be posted rejects naming the one at fault, not with a bare `DataCloneError`. */

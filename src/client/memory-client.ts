@@ -1,12 +1,18 @@
-import type { MemoryApi, MemoryEventListener } from '../core/types.ts'
+import type { MemoryApi, MemoryEventListener, SyncApi } from '../core/types.ts'
 import type { WorkerOpenOptions } from '../host/protocol.ts'
 
 /**
- * A memory as the page sees it: the whole {@link MemoryApi}, plus events and a hard stop.
+ * A memory as the page sees it: the whole {@link MemoryApi}, the sync extension as `sync`,
+ * events and a hard stop.
  * Errors are the catalogue's own classes (`instanceof InvalidInputError` works, `code` and
  * `field` are set), whether the engine runs in a worker or in process.
  */
 export interface MemoryClient extends MemoryApi {
+  /**
+   * Multi-device sync, the extension every client door opens with (`host/sync-extension.ts`):
+   * `memory.sync.start(options)` returns a running sync's handle.
+   */
+  readonly sync: SyncApi
   /**
    * Listens to progress and change events (model download, backfill, re-embed, import, other
    * tabs' writes). Returns the function that stops listening.

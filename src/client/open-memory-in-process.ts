@@ -1,6 +1,7 @@
 import { MemoryClosedError } from '../core/errors.ts'
 import { type EngineEnvironment, openEngine } from '../host/open-engine.ts'
-import { plugSync } from '../host/remote-sync.ts'
+import { callMethod } from '../host/protocol.ts'
+import { syncExtension } from '../host/sync-extension.ts'
 import { createClient } from './create-client.ts'
 import { eventListeners } from './event-listeners.ts'
 import type { MemoryClient, OpenMemoryOptions } from './memory-client.ts'
@@ -23,32 +24,34 @@ export async function openMemoryInProcess(
   const events = eventListeners(options.onEvent)
   const { onEvent: _onEvent, worker: _worker, ...openOptions } = options
   const { engine, dispose } = await openEngine(openOptions, events.dispatch, env)
-  plugSync(engine, env.syncMirror)
+  const syncHost = syncExtension.host(engine, env.syncMirror)
   let closed = false
-  return createClient(
-    (method, args) =>
-      closed
-        ? Promise.reject(new MemoryClosedError())
-        : Reflect.apply(engine[method], engine, args),
-    {
-      runsIn: 'process',
-      events,
-      isClosed: () => closed,
-      terminate() {
-        if (closed) return
-        closed = true
-        dispose()
-        void engine.close().catch(() => {})
-      },
-      async close() {
-        if (closed) return
-        closed = true
-        try {
-          await engine.close()
-        } finally {
-          dispose()
-        }
-      },
+  const unlessClosed = <T>(call: () => Promise<T>): Promise<T> =>
+    closed ? Promise.reject(new MemoryClosedError()) : call()
+  // A running sync stops first, while the engine still takes its last writes and saves its cursor.
+  const closeEngine = async (): Promise<void> => {
+    await syncHost.close()
+    await engine.close()
+  }
+  return createClient((method, args) => unlessClosed(() => callMethod(engine, method, args)), {
+    runsIn: 'process',
+    events,
+    sync: syncExtension.page(syncHost, unlessClosed),
+    isClosed: () => closed,
+    terminate() {
+      if (closed) return
+      closed = true
+      dispose()
+      void closeEngine().catch(() => {})
     },
-  )
+    async close() {
+      if (closed) return
+      closed = true
+      try {
+        await closeEngine()
+      } finally {
+        dispose()
+      }
+    },
+  })
 }

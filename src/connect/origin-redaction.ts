@@ -53,7 +53,7 @@ export async function hitsForOrigin(
     own
       .filter((hit) => hit.explanation !== '')
       .map(async (hit) => {
-        const edges = await api.relations(hit.id)
+        const edges = await api.relations.of(hit.id)
         const named = new Set([
           ...edges.flatMap((edge) => [edge.from, edge.to]),
           ...(hit.explanation.match(ULID_SHAPED) ?? []),

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink'
 import { AccessDeniedError } from '../core/errors.ts'
 import type { Memory, RecallHit, RememberOptions } from '../core/types.ts'
-import type { RemoteMemoryApi } from '../host/protocol.ts'
+import type { MemoryMethod, RemoteMemoryApi } from '../host/protocol.ts'
 import {
   badOption,
   guard,
@@ -25,28 +25,34 @@ export interface OriginAccess {
   namespaces(): Promise<string[]>
 }
 
+/** A method of the host's memory by its path, the sync extension's included. */
+type RemoteMethod = MemoryMethod | 'sync.start' | 'sync.control'
+
 /**
- * The methods another origin is not offered: the recall log and stats describe every
- * namespace, `verify` and `review` are the owner's housekeeping, an import could claim any
- * namespace, sync (with its handle's `syncControl`) replicates all of them to a server of
- * the caller's choosing, and locking or unlocking encryption at rest is the owner's to do.
+ * The methods another origin is not offered, by path: `inspect` (the recall log and stats
+ * describe every namespace, `verify` is the owner's housekeeping) and `review`, an import
+ * could claim any namespace, sync (its `start` and its handle's `control`) replicates all of
+ * them to a server of the caller's choosing, and locking or unlocking encryption at rest
+ * (`atRest`) is the owner's to do.
  */
 export const NOT_OFFERED_TO_ORIGINS = [
-  'recallLog',
-  'clearRecallLog',
-  'stats',
-  'verify',
+  'inspect.recallLog',
+  'inspect.clearRecallLog',
+  'inspect.stats',
+  'inspect.verify',
   'review',
-  'importMemories',
-  'sync',
-  'syncControl',
-  'lock',
-  'unlock',
-] as const satisfies readonly (keyof RemoteMemoryApi)[]
+  'transfer.import',
+  'sync.start',
+  'sync.control',
+  'atRest.lock',
+  'atRest.unlock',
+] as const satisfies readonly RemoteMethod[]
 
 type NotOffered = (typeof NOT_OFFERED_TO_ORIGINS)[number]
-/** Every method not refused must be scoped below, or this does not compile. */
-type Offered = Pick<RemoteMemoryApi, Exclude<keyof RemoteMemoryApi, NotOffered>>
+/** The memory without the methods refused: every one left must be scoped below, or this does not compile. */
+type Offered = Omit<RemoteMemoryApi, 'review' | 'inspect' | 'atRest' | 'sync' | 'transfer'> & {
+  transfer: Pick<RemoteMemoryApi['transfer'], 'export'>
+}
 
 /** What each group of scoped methods shares: the memory, the origin, its grants per call. */
 interface Scope {
@@ -68,7 +74,7 @@ interface Scope {
  * @example
  * const scoped = scopeToOrigin(api, { origin: 'https://example.test', namespaces: async () => ['origin:https://example.test'] })
  * await scoped.remember('Prefers tea') // stored in namespace 'origin:https://example.test'
- * await scoped.stats() // => throws AccessDeniedError (as data)
+ * await scoped.inspect.stats() // => throws AccessDeniedError (as data)
  */
 export function scopeToOrigin(api: RemoteMemoryApi, access: OriginAccess): RemoteMemoryApi {
   const scope: Scope = {
@@ -78,21 +84,32 @@ export function scopeToOrigin(api: RemoteMemoryApi, access: OriginAccess): Remot
   }
   const offered: Offered = {
     ...memoryMethods(scope),
-    ...pageMethods(scope),
     ...curationMethods(scope),
+    pages: pageMethods(scope),
     close: () => api.close(),
+    transfer: {
+      export: (options) =>
+        guard(async () => api.transfer.export((await scope.allowed()).pin(options, 'options'))),
+    },
   }
-  const refused = Object.fromEntries(
-    NOT_OFFERED_TO_ORIGINS.map((method) => [
-      method,
-      () =>
-        guard(async () => {
-          await scope.allowed()
-          throw new AccessDeniedError(access.origin, `${method}() is not offered to other origins`)
-        }),
-    ]),
-  ) as unknown as Pick<RemoteMemoryApi, NotOffered>
-  return { ...offered, ...refused }
+  const refuse = (method: NotOffered) => (): Promise<never> =>
+    guard(async () => {
+      await scope.allowed()
+      throw new AccessDeniedError(access.origin, `${method}() is not offered to other origins`)
+    })
+  return {
+    ...offered,
+    review: refuse('review'),
+    inspect: {
+      recallLog: refuse('inspect.recallLog'),
+      clearRecallLog: refuse('inspect.clearRecallLog'),
+      stats: refuse('inspect.stats'),
+      verify: refuse('inspect.verify'),
+    },
+    transfer: { ...offered.transfer, import: refuse('transfer.import') },
+    atRest: { lock: refuse('atRest.lock'), unlock: refuse('atRest.unlock') },
+    sync: { start: refuse('sync.start'), control: refuse('sync.control') },
+  }
 }
 
 /** A memory of the origin's namespaces, or `MemoryNotFoundError`: another's does not exist for it. */
@@ -182,54 +199,51 @@ function memoryMethods(scope: Scope) {
           releaseProxy(select)
         }
       }),
-    exportMemories: (options) =>
-      guard(async () => api.exportMemories((await allowed()).pin(options, 'options'))),
   } satisfies Partial<Offered>
 }
 
 /**
  * Pages: stored in the origin's namespace, and a page of another namespace reads as not found
- * (`getPage` answers undefined, `forgetPage` and an overwrite by `rememberPage` throw
+ * (`pages.get` answers undefined, `pages.forget` and an overwrite by `pages.remember` throw
  * `MemoryNotFoundError`), so an origin cannot learn that it exists. For the same reason its
- * `rememberPage` may name by `pageId` only a page of its own: a new id is not found either.
+ * `pages.remember` may name by `pageId` only a page of its own: a new id is not found either.
  */
-function pageMethods({ api, allowed, origin }: Scope) {
+function pageMethods({ api, allowed, origin }: Scope): Offered['pages'] {
   const ownPage = async (pageId: unknown, mustExist: boolean): Promise<Namespaces> => {
     const granted = await allowed()
-    const page = typeof pageId === 'string' ? await api.getPage(pageId) : undefined
+    const page = typeof pageId === 'string' ? await api.pages.get(pageId) : undefined
     if (page ? !granted.has(page.namespace) : mustExist) throw notFound(pageId)
     return granted
   }
   return {
-    rememberPage: (input) =>
+    remember: (input) =>
       guard(async () => {
         if (!isObject(input)) throw badOption('input', 'a page object', input)
         // A new id would name a new page, but then an id in use elsewhere would answer otherwise.
         const granted = await ownPage(input.pageId, input.pageId !== undefined)
-        return api.rememberPage(hostProvenance(origin, granted.pin(input, 'input'), 'input'))
+        return api.pages.remember(hostProvenance(origin, granted.pin(input, 'input'), 'input'))
       }),
-    getPage: (pageId) =>
+    get: (pageId) =>
       guard(async () => {
         const granted = await allowed()
-        const page = await api.getPage(pageId)
+        const page = await api.pages.get(pageId)
         return page && granted.has(page.namespace) ? page : undefined
       }),
-    forgetPage: (pageId) =>
+    forget: (pageId) =>
       guard(async () => {
         await ownPage(pageId, true)
-        return api.forgetPage(pageId)
+        return api.pages.forget(pageId)
       }),
-    listPages: (options) =>
-      guard(async () => api.listPages((await allowed()).pin(options, 'options'))),
-  } satisfies Partial<Offered>
+    list: (options) => guard(async () => api.pages.list((await allowed()).pin(options, 'options'))),
+  }
 }
 
 /**
  * Relations and feedback: every id named must be a memory of the origin's namespaces, else
  * `AccessDeniedError` (the same answer for one that does not exist, so it learns nothing);
- * `relations` lists only the edges whose other end is one of its memories too.
+ * `relations.of` lists only the edges whose other end is one of its memories too.
  */
-function curationMethods(scope: Scope) {
+function curationMethods(scope: Scope): Pick<Offered, 'relations' | 'feedback'> {
   const { api, allowed, origin } = scope
   const mine = async (...ids: unknown[]): Promise<Namespaces> => {
     const granted = await allowed()
@@ -244,21 +258,21 @@ function curationMethods(scope: Scope) {
     }
     return granted
   }
-  return {
-    relate: (fromId, toId, kind) =>
+  const relations: Offered['relations'] = {
+    add: (fromId, toId, kind) =>
       guard(async () => {
         await mine(fromId, toId)
-        return api.relate(fromId, toId, kind)
+        return api.relations.add(fromId, toId, kind)
       }),
-    unrelate: (fromId, toId, kind) =>
+    remove: (fromId, toId, kind) =>
       guard(async () => {
         await mine(fromId, toId)
-        return api.unrelate(fromId, toId, kind)
+        return api.relations.remove(fromId, toId, kind)
       }),
-    relations: (id) =>
+    of: (id) =>
       guard(async () => {
         const granted = await mine(id)
-        const edges = await api.relations(id)
+        const edges = await api.relations.of(id)
         const inScope = await Promise.all(
           edges.map(async (edge) => {
             const other = await api.get(edge.from === id ? edge.to : edge.from)
@@ -267,10 +281,13 @@ function curationMethods(scope: Scope) {
         )
         return edges.filter((_, i) => inScope[i])
       }),
+  }
+  return {
+    relations,
     feedback: (id, verdict) =>
       guard(async () => {
         await mine(id)
         return api.feedback(id, verdict)
       }),
-  } satisfies Partial<Offered>
+  }
 }

@@ -185,7 +185,7 @@ export class SyncServerError extends EngramError {
 export type SyncStateCode = 'SYNC_RUNNING' | 'SYNC_UNAVAILABLE'
 
 /**
- * `memory.sync()` was called while a sync of this memory runs (`SYNC_RUNNING`: stop it first),
+ * `memory.sync.start()` was called while a sync of this memory runs (`SYNC_RUNNING`: stop it first),
  * or on a `MemoryEngine` opened without the replicator (`SYNC_UNAVAILABLE`: call
  * `engine.useSync(startSync)` with `startSync` from `engram/sync`). Nothing was started.
  */

@@ -47,9 +47,8 @@ export interface EngineOptions {
   /**
    * Run `review()` by itself: when writes have been quiet for `idleMs` and no review completed
    * in the last day (per database, whichever tab ran it), or one was cut short. One tab at a
-   * time. `false` is the same as leaving it out here; the hosts (`openMemory`'s worker and
-   * `openMemoryInProcess`) turn it on as `{}` unless given `false` (see `openEngine`).
-   * @default off (for `MemoryEngine.open`)
+   * time. `false` turns it off.
+   * @default {} (on, at every door: `DOOR_DEFAULTS.autoReview`)
    */
   autoReview?: AutoReviewOptions | false
   lifecycle?: Partial<Omit<LifecycleOptions, 'ttlDays'>> & {

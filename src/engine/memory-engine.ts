@@ -1,34 +1,27 @@
 import { InvalidInputError } from '../core/errors.ts'
+import { DOOR_DEFAULTS } from '../core/options.ts'
 import type {
-  AtRestSecret,
+  AtRestApi,
   CountFilter,
   ExportOptions,
   Feedback,
-  ImportOptions,
-  ImportReport,
+  InspectApi,
   ListOptions,
   ListPage,
   Memory,
   MemoryApi,
   MemoryPatch,
   MemoryStats,
-  PageInfo,
-  PageResult,
-  RecallLogEntry,
+  PagesApi,
   RecallOptions,
   RecallResult,
-  Relation,
-  RelationKind,
+  RelationsApi,
   RememberItem,
   RememberOptions,
-  RememberPageInput,
   RememberResult,
   ReviewOptions,
   ReviewReport,
-  StoredPage,
-  SyncHandle,
-  SyncOptions,
-  VerifyReport,
+  TransferApi,
 } from '../core/types.ts'
 import { validateId } from '../core/validate.ts'
 import { EngramDatabase, mapStorageError, openAtRest } from '../storage/index.ts'
@@ -58,7 +51,6 @@ import { edgesOf } from './relations.ts'
 import { Replica } from './replica.ts'
 import { runReview } from './review.ts'
 import { ReviewScheduler } from './review-scheduler.ts'
-import { SyncSlot, type SyncStarter } from './sync-slot.ts'
 import { exportJsonl } from './transfer/index.ts'
 import { verifyIndexes } from './verify.ts'
 
@@ -86,7 +78,11 @@ export class MemoryEngine implements MemoryApi {
   readonly #curator: Curator
   readonly #reviews: ReviewScheduler | undefined
   #openStats: OpenStats | undefined
-  readonly #sync = new SyncSlot<MemoryEngine>()
+  readonly pages: PagesApi
+  readonly relations: RelationsApi
+  readonly inspect: InspectApi
+  readonly atRest: AtRestApi
+  readonly transfer: TransferApi
 
   private constructor(options: EngineOptions, db: EngramDatabase) {
     this.name = options.name
@@ -96,7 +92,52 @@ export class MemoryEngine implements MemoryApi {
     this.#recalls = new RecallBookkeeping(this.#ctx)
     this.#recallGate = new RecallGate(options.recallQueue)
     this.#curator = new Curator(this.#ctx)
-    if (options.autoReview) this.#reviews = new ReviewScheduler(this.#ctx, options.autoReview)
+    const autoReview = options.autoReview ?? DOOR_DEFAULTS.autoReview
+    if (autoReview) this.#reviews = new ReviewScheduler(this.#ctx, autoReview)
+    const ctx = this.#ctx
+    // The namespaces: built once, each method a call of the pipeline's own entry.
+    this.pages = {
+      // See `pages/remember-page.ts`: checked whole, then one transaction for the whole page.
+      remember: async (input) =>
+        rememberPage(ctx, input, { scheduleBackfill: () => this.#backfill.schedule() }),
+      get: async (pageId) => getPage(ctx, pageId),
+      forget: async (pageId) => forgetPage(ctx, pageId),
+      list: async (options = {}) => listPages(ctx, options),
+    }
+    this.relations = {
+      add: async (fromId, toId, kind) => this.#curator.relate(fromId, toId, kind),
+      remove: async (fromId, toId, kind) => this.#curator.unrelate(fromId, toId, kind),
+      of: async (id) => this.#curator.relations(id),
+    }
+    this.inspect = {
+      stats: () => this.#stats(),
+      verify: async () => {
+        ctx.assertOpen()
+        return verifyIndexes(ctx)
+      },
+      recallLog: async (options = {}) => this.#recalls.read(options),
+      clearRecallLog: async () => this.#recalls.clear(),
+    }
+    const atRestParts = {
+      backfill: this.#backfill,
+      flushCounts: () => this.#recalls.flushCounts(),
+    }
+    this.atRest = {
+      // `at-rest/at-rest-lock.ts` holds the steps.
+      lock: async () => lockMemory(ctx, atRestParts),
+      unlock: async (secret) => {
+        const reopened = await unlockMemory(ctx, secret, atRestParts)
+        if (reopened) this.#openStats = reopened
+      },
+    }
+    this.transfer = {
+      export: (options) => this.#export(options),
+      // Each batch of `batchSize` lines is all or nothing; a failure stops the import with a
+      // typed error after the batches before it were stored. A page's chunks are stored whole,
+      // one transaction per page, after the other lines. Importing the same text again is safe:
+      // what is already stored comes back as duplicates. A line claims at most `options.trust`.
+      import: async (jsonl, options) => this.#writer.importMemories(jsonl, options),
+    }
   }
 
   /**
@@ -152,52 +193,13 @@ export class MemoryEngine implements MemoryApi {
     return this.#writer.rememberMany(items)
   }
 
-  /** A chunk of a page is refused (`PAGE_CHUNK`): the page changes through `rememberPage`. */
+  /** A chunk of a page is refused (`PAGE_CHUNK`): the page changes through `pages.remember`. */
   async update(id: string, patch: MemoryPatch): Promise<Memory> {
     return this.#writer.update(id, patch)
   }
 
   async forget(id: string): Promise<void> {
     return this.#writer.forget(id)
-  }
-
-  /**
-   * Each batch of `batchSize` lines is all or nothing; a failure stops the import with a typed
-   * error after the batches before it were stored. A page's chunks are stored whole, one
-   * transaction per page, after the other lines. Importing the same text again is safe: what
-   * is already stored comes back as duplicates. A line claims at most `options.trust`.
-   */
-  async importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
-    return this.#writer.importMemories(jsonl, options)
-  }
-
-  /** See `pages/remember-page.ts`: checked whole, then one transaction for the whole page. */
-  async rememberPage(input: RememberPageInput): Promise<PageResult> {
-    return rememberPage(this.#ctx, input, { scheduleBackfill: () => this.#backfill.schedule() })
-  }
-
-  async getPage(pageId: string): Promise<StoredPage | undefined> {
-    return getPage(this.#ctx, pageId)
-  }
-
-  async forgetPage(pageId: string): Promise<void> {
-    return forgetPage(this.#ctx, pageId)
-  }
-
-  async listPages(options: { namespace?: string } = {}): Promise<PageInfo[]> {
-    return listPages(this.#ctx, options)
-  }
-
-  async relate(fromId: string, toId: string, kind: RelationKind): Promise<Relation> {
-    return this.#curator.relate(fromId, toId, kind)
-  }
-
-  async unrelate(fromId: string, toId: string, kind: RelationKind): Promise<boolean> {
-    return this.#curator.unrelate(fromId, toId, kind)
-  }
-
-  async relations(id: string): Promise<Relation[]> {
-    return this.#curator.relations(id)
   }
 
   async feedback(id: string, verdict: Feedback): Promise<Memory> {
@@ -220,7 +222,7 @@ export class MemoryEngine implements MemoryApi {
     return runReview(this.#ctx, options)
   }
 
-  async exportMemories(options: ExportOptions = {}): Promise<string> {
+  async #export(options: ExportOptions = {}): Promise<string> {
     const ctx = this.#ctx
     await connected(ctx)
     if (!options || typeof options !== 'object') {
@@ -300,15 +302,7 @@ export class MemoryEngine implements MemoryApi {
     return countMemories(this.#ctx, filter)
   }
 
-  async recallLog(options: { limit?: number } = {}): Promise<RecallLogEntry[]> {
-    return this.#recalls.read(options)
-  }
-
-  async clearRecallLog(): Promise<void> {
-    return this.#recalls.clear()
-  }
-
-  async stats(): Promise<MemoryStats> {
+  async #stats(): Promise<MemoryStats> {
     const ctx = this.#ctx
     if (ctx.connection.isLocked && !ctx.connection.isClosed) return lockedStats(ctx)
     await connected(ctx)
@@ -330,31 +324,6 @@ export class MemoryEngine implements MemoryApi {
     return stats
   }
 
-  /** See {@link MemoryApi.lock}; `at-rest/at-rest-lock.ts` holds the steps. */
-  async lock(): Promise<void> {
-    return lockMemory(this.#ctx, this.#atRestParts())
-  }
-
-  /** See {@link MemoryApi.unlock}. */
-  async unlock(secret: AtRestSecret): Promise<void> {
-    const reopened = await unlockMemory(this.#ctx, secret, this.#atRestParts())
-    if (reopened) this.#openStats = reopened
-  }
-
-  #atRestParts() {
-    return { backfill: this.#backfill, flushCounts: () => this.#recalls.flushCounts() }
-  }
-
-  /**
-   * Checks that the indexes agree with the tables, at one consistent moment even while another
-   * tab writes. A catalogue row that differs from its table row in an indexed field counts as
-   * missing from the keyword index (its current version is).
-   */
-  async verify(): Promise<VerifyReport> {
-    this.#ctx.assertOpen()
-    return verifyIndexes(this.#ctx)
-  }
-
   /**
    * Applies changes other tabs wrote since this engine last looked. Called when a tab announces
    * a new `seq`; also runs inside every write, under the lock, before dedup.
@@ -372,17 +341,6 @@ export class MemoryEngine implements MemoryApi {
     })
   }
 
-  /** See {@link MemoryApi.sync}; the replicator is the one {@link useSync} plugged in. */
-  async sync(options: SyncOptions): Promise<SyncHandle> {
-    this.#ctx.assertOpen()
-    return this.#sync.start(this, this.name, options)
-  }
-
-  /** Plugs in the replicator (`startSync` of `engram/sync`); the hosts do it for their engines. */
-  useSync(start: SyncStarter<MemoryEngine>): void {
-    this.#sync.use(start)
-  }
-
   /** The hooks multi-device sync (`src/sync/`) uses: local changes since a seq, remote writes. */
   get replica(): Replica {
     return new Replica(this.#ctx, this.#backfill)
@@ -395,8 +353,6 @@ export class MemoryEngine implements MemoryApi {
    */
   async close(): Promise<void> {
     const ctx = this.#ctx
-    // First, while the engine still takes the sync's last writes and saves its cursor.
-    await this.#sync.stop()
     if (!ctx.connection.beginClose()) return
     ctx.sync.cancelIdleSnapshot()
     this.#backfill.stop()

@@ -1,15 +1,16 @@
 import * as Comlink from 'comlink'
-import type { MemoryEventListener, RecallOptions, SelectHook } from '../core/types.ts'
+import type { MemoryEventListener, SelectHook } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
 import { sendingErrorsAsData } from './errors-as-data.ts'
 import { type EngineEnvironment, type OpenedEngine, openEngine } from './open-engine.ts'
 import {
-  MEMORY_METHODS,
+  callMethod,
+  forwardMethods,
   type MemoryHost,
   type RemoteMemoryApi,
   type WorkerOpenOptions,
 } from './protocol.ts'
-import { plugSync, remoteSync } from './remote-sync.ts'
+import { release, syncExtension } from './sync-extension.ts'
 
 /**
  * The object a memory host exposes (the worker does, and so can any page at the end of a
@@ -27,9 +28,8 @@ export function createMemoryHost(env: EngineEnvironment = {}): MemoryHost {
         release(onEvent)
         throw error
       }
-      plugSync(memory.engine, env.syncMirror)
       opened.push({ memory, onEvent })
-      return Comlink.proxy(remoteApi(memory.engine))
+      return Comlink.proxy(remoteApi(memory.engine, env.syncMirror))
     },
     async dispose(): Promise<void> {
       for (const { memory, onEvent } of opened.splice(0)) {
@@ -42,30 +42,36 @@ export function createMemoryHost(env: EngineEnvironment = {}): MemoryHost {
 }
 
 /**
- * The engine as the page may call it: the {@link MEMORY_METHODS} and nothing else (no
- * `catchUp`), each throwing its errors as data. `recall` takes the page's `select` hook as a
- * third argument and releases its proxy once the recall is over.
+ * The engine as the page may call it: the `MEMORY_METHODS` and nothing else (no
+ * `catchUp`), each throwing its errors as data, plus the sync extension's host half as `sync`.
+ * `recall` takes the page's `select` hook as a third argument and releases its proxy once the
+ * recall is over; `close` stops a running sync first, while the engine still takes its last
+ * writes and saves its cursor.
  */
-function remoteApi(engine: MemoryEngine): RemoteMemoryApi {
-  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {}
-  for (const method of MEMORY_METHODS) {
-    api[method] = (...args) =>
-      sendingErrorsAsData(() => Reflect.apply(engine[method], engine, args))
-  }
+function remoteApi(
+  engine: MemoryEngine,
+  mirror: ((name: string) => object) | undefined,
+): RemoteMemoryApi {
+  const sync = syncExtension.host(engine, mirror)
+  const api = forwardMethods<RemoteMemoryApi>((method, args) =>
+    sendingErrorsAsData(() => callMethod(engine, method, args)),
+  )
   api.recall = async (query, options, select) => {
     try {
-      const given = options as RecallOptions | undefined
-      const recallOptions = select ? { ...given, select: select as SelectHook } : given
-      return await sendingErrorsAsData(() => engine.recall(query as string, recallOptions))
+      const recallOptions = select ? { ...options, select: select as SelectHook } : options
+      return await sendingErrorsAsData(() => engine.recall(query, recallOptions))
     } finally {
       release(select)
     }
   }
-  Object.assign(api, remoteSync(engine, release))
-  return api as unknown as RemoteMemoryApi
-}
-
-function release(proxy: unknown): void {
-  const releaseProxy = (proxy as Partial<Comlink.ProxyMethods> | undefined)?.[Comlink.releaseProxy]
-  releaseProxy?.()
+  api.close = () =>
+    sendingErrorsAsData(async () => {
+      await sync.close()
+      await engine.close()
+    })
+  api.sync = {
+    start: (options, onStatus) => sendingErrorsAsData(() => sync.start(options, onStatus)),
+    control: (id, control) => sendingErrorsAsData(() => sync.control(id, control)),
+  }
+  return api
 }

@@ -1,3 +1,4 @@
+import { DOOR_DEFAULTS } from '../core/options.ts'
 import type { MemoryEvent, MemoryEventListener } from '../core/types.ts'
 import type { EngineOptions } from '../engine/engine-options.ts'
 import { MemoryEngine } from '../engine/memory-engine.ts'
@@ -14,7 +15,7 @@ export interface EngineEnvironment {
   channel?: ChannelLike
   locks?: LocksLike
   /**
-   * The local PouchDB that `memory.sync()` keeps sealed documents in, by its name (Node tests:
+   * The local PouchDB that `memory.sync.start()` keeps sealed documents in, by its name (Node tests:
    * `new PouchDB(name, { adapter: 'memory' })`). @default PouchDB's IndexedDB adapter
    */
   syncMirror?: (name: string) => object
@@ -34,9 +35,9 @@ export interface OpenedEngine {
  * every committed change, catch up on others', write lock across tabs); events go to
  * `onEvent`. Shared by the memory host (worker side) and the in-process client.
  *
- * The automatic review is on here (`autoReview: {}`: once writes have been quiet for 30 s, at
- * most one review a day per database, in one tab), because a memory a person uses through the
- * app or an agent should tidy itself; `autoReview: false` turns it off, and `{ idleMs }` tunes it.
+ * The automatic review is on (`DOOR_DEFAULTS.autoReview`, as at every door: once writes have
+ * been quiet for 30 s, at most one review a day per database, in one tab), because a memory a
+ * person uses through the app or an agent should tidy itself; `autoReview: false` turns it off.
  *
  * @example
  * const { engine } = await openEngine({ name: 'notes', embedder: { kind: 'none' } }, undefined, env)
@@ -55,7 +56,7 @@ export async function openEngine(
     } catch {}
   }
   const sync =
-    options.tabSync === false
+    (options.tabSync ?? DOOR_DEFAULTS.tabSync) === false
       ? undefined
       : new TabSync(options.name, {
           channel: env.channel,
@@ -68,7 +69,6 @@ export async function openEngine(
   try {
     const engineOptions: EngineOptions = {
       ...data,
-      autoReview: data.autoReview ?? {},
       indexedDB: env.indexedDB,
       IDBKeyRange: env.IDBKeyRange,
       clock: env.clock,

@@ -7,6 +7,7 @@ import type { ProxyMarked } from 'comlink'
 import type {
   MemoryApi,
   MemoryEventListener,
+  MemoryNamespace,
   RecallOptions,
   RecallResult,
   SelectHook,
@@ -21,45 +22,64 @@ export { DEFAULT_MODEL } from '../embedder/model-table.ts'
 
 export type { EmbedderDevice, EmbedderDtype }
 
-/**
- * Every {@link MemoryApi} method, once. The client and the host are both built from this list,
- * so a method added to the contract is forwarded everywhere, or `tsc` fails just below.
- */
-export const MEMORY_METHODS = [
-  'remember',
-  'rememberMany',
-  'update',
-  'forget',
-  'get',
-  'list',
-  'count',
-  'recall',
-  'recallLog',
-  'clearRecallLog',
-  'stats',
-  'verify',
-  'exportMemories',
-  'importMemories',
-  'rememberPage',
-  'getPage',
-  'forgetPage',
-  'listPages',
-  'relate',
-  'unrelate',
-  'relations',
-  'feedback',
-  'review',
-  'sync',
-  'lock',
-  'unlock',
-  'close',
-] as const satisfies readonly (keyof MemoryApi)[]
+/** The {@link MemoryApi} members that are methods (the rest are namespaces). */
+export type TopMethod = Exclude<keyof MemoryApi, MemoryNamespace>
 
-export type MemoryMethod = (typeof MEMORY_METHODS)[number]
+/**
+ * Every {@link MemoryApi} method, once, by namespace (`top`: the methods on the memory itself).
+ * The client and the host are both built from this list, so a method added to the contract is
+ * forwarded everywhere, or `tsc` fails just below.
+ */
+export const MEMORY_METHODS = {
+  top: [
+    'remember',
+    'rememberMany',
+    'update',
+    'forget',
+    'get',
+    'list',
+    'count',
+    'recall',
+    'feedback',
+    'review',
+    'close',
+  ],
+  pages: ['remember', 'get', 'forget', 'list'],
+  relations: ['add', 'remove', 'of'],
+  inspect: ['stats', 'verify', 'recallLog', 'clearRecallLog'],
+  atRest: ['lock', 'unlock'],
+  transfer: ['export', 'import'],
+} as const satisfies { top: readonly TopMethod[] } & {
+  [N in MemoryNamespace]: readonly (keyof MemoryApi[N])[]
+}
+
+/**
+ * One method by its path: `'remember'` on the memory, `'pages.remember'` in a namespace. A
+ * call crosses a port as this path (Comlink walks it on the far side).
+ */
+export type MemoryMethod =
+  | (typeof MEMORY_METHODS.top)[number]
+  | {
+      [N in MemoryNamespace]: `${N}.${(typeof MEMORY_METHODS)[N][number]}`
+    }[MemoryNamespace]
+
+/** Every method path of {@link MEMORY_METHODS}, namespaces' after the top-level ones. */
+export const MEMORY_METHOD_PATHS: readonly MemoryMethod[] = Object.entries(MEMORY_METHODS).flatMap(
+  ([space, methods]) =>
+    (methods as readonly string[]).map((m) => (space === 'top' ? m : `${space}.${m}`)),
+) as MemoryMethod[]
 
 /** Compiles only while `Missing` is `never`: names what a list or a classification lacks. */
 type NoneMissing<Missing extends never> = Missing
-export type AllMemoryMethodsListed = NoneMissing<Exclude<keyof MemoryApi, MemoryMethod>>
+type Unlisted<N extends MemoryNamespace> = Exclude<
+  keyof MemoryApi[N],
+  (typeof MEMORY_METHODS)[N][number]
+>
+export type AllMemoryMethodsListed = NoneMissing<
+  | Exclude<TopMethod, (typeof MEMORY_METHODS.top)[number]>
+  | Exclude<MemoryNamespace, Exclude<keyof typeof MEMORY_METHODS, 'top'>>
+  | { [N in MemoryNamespace]: Unlisted<N> }[MemoryNamespace]
+>
 
 /** The {@link EngineOptions} that are plain data and can cross to a worker as they are. */
 type EngineDataKey =
@@ -176,7 +196,7 @@ export interface WorkerOpenOptions extends MemoryOptions {
   tabSync?: boolean
 }
 
-/** What the host answers `sync` with: the number its handle goes by, and the status then. */
+/** What the host answers `sync.start` with: the number its handle goes by, and the status then. */
 export interface RemoteSyncStarted {
   id: number
   status: SyncStatus
@@ -186,22 +206,30 @@ export interface RemoteSyncStarted {
 export type SyncControl = 'flush' | 'compact' | 'stop'
 
 /**
- * The memory as the host exposes it: {@link MemoryApi}, except that `recall` takes its `select`
- * hook as a third argument. Comlink proxies only top-level arguments, so a function nested in
- * the options could never cross; the client moves it out and wraps it in `Comlink.proxy`.
- * `sync` keeps its handle in the host: it takes the page's status listener as a proxy and
- * answers plain data, and the page's handle calls `syncControl` with the id (see
- * `client/sync-handle.ts`).
+ * The sync extension's host half as it crosses the port (`host/sync-host.ts`): the handle stays
+ * in the host, the page's status listener is a proxy, and the page's handle names the host's by
+ * `id` in each `control` call (see `client/sync-extension.ts`).
  */
-export type RemoteMemoryApi = Omit<MemoryApi, 'recall' | 'sync'> & {
+export interface RemoteSyncApi {
+  start(options: SyncOptions, onStatus?: SyncListener & ProxyMarked): Promise<RemoteSyncStarted>
+  /** Runs a handle method on sync `id`; undefined when that sync is already over. */
+  control(id: number, control: SyncControl): Promise<SyncStatus | undefined>
+}
+
+/**
+ * The memory as the host exposes it: {@link MemoryApi}, except that `recall` takes its `select`
+ * hook as a third argument, plus the sync extension's host half as `sync`. Comlink proxies only
+ * top-level arguments, so a function nested in the options could never cross; the client moves
+ * it out and wraps it in `Comlink.proxy`. A namespace crosses as a path: the page's
+ * `remote.pages.remember(input)` is one message that the host walks to `pages.remember`.
+ */
+export type RemoteMemoryApi = Omit<MemoryApi, 'recall'> & {
   recall(
     query: string,
     options?: Omit<RecallOptions, 'select'>,
     select?: SelectHook & ProxyMarked,
   ): Promise<RecallResult>
-  sync(options: SyncOptions, onStatus?: SyncListener & ProxyMarked): Promise<RemoteSyncStarted>
-  /** Runs a handle method on sync `id`; undefined when that sync is already over. */
-  syncControl(id: number, control: SyncControl): Promise<SyncStatus | undefined>
+  sync: RemoteSyncApi
 }
 
 /**
@@ -226,3 +254,32 @@ export interface TabSyncMessage {
 }
 
 export { syncChannelName, writeLockName } from '../storage/names.ts'
+
+/**
+ * Builds the {@link MemoryApi} shape from {@link MEMORY_METHODS}, each method a call of `call`
+ * with its path: the client forwards through it, the host wraps the engine with it.
+ */
+export function forwardMethods<Api extends object = MemoryApi>(
+  call: (method: MemoryMethod, args: unknown[]) => Promise<unknown>,
+): Api {
+  const api: Record<string, unknown> = {}
+  for (const [space, methods] of Object.entries(MEMORY_METHODS)) {
+    const owner: Record<string, unknown> = space === 'top' ? api : {}
+    for (const method of methods as readonly string[]) {
+      const path = (space === 'top' ? method : `${space}.${method}`) as MemoryMethod
+      owner[method] = (...args: unknown[]) => call(path, args)
+    }
+    if (space !== 'top') api[space] = owner
+  }
+  return api as Api
+}
+
+/** Calls method `path` of `target` (an engine, a memory, a Comlink remote) with `args`. */
+export function callMethod(target: object, path: MemoryMethod, args: unknown[]): Promise<unknown> {
+  const dot = path.indexOf('.')
+  const owner = (dot < 0 ? target : Reflect.get(target, path.slice(0, dot))) as object
+  const method = Reflect.get(owner, dot < 0 ? path : path.slice(dot + 1)) as (
+    ...args: unknown[]
+  ) => Promise<unknown>
+  return Reflect.apply(method, owner, args)
+}

@@ -33,7 +33,7 @@ export async function exportMarkdown(
   for (const f of files) entries[f.path] = strToU8(f.text)
   if (options.jsonl !== false) {
     entries['memories.jsonl'] = strToU8(
-      await memory.exportMemories({ namespace: options.namespace ?? 'default' }),
+      await memory.transfer.export({ namespace: options.namespace ?? 'default' }),
     )
   }
   return zipSync(entries, { level: 6 })
@@ -63,7 +63,7 @@ export async function markdownFiles(
   const files: NoteFile[] = []
   const used = new Set<string>()
   for (const [pageId, list] of chunks) {
-    const page = await memory.getPage(pageId)
+    const page = await memory.pages.get(pageId)
     if (!page) continue
     const first = list.find((m) => m.chunk === 0) ?? list[0]!
     const relations = await outgoing(memory, list, target)
@@ -109,7 +109,7 @@ async function outgoing(
   const seen = new Set<string>()
   const out: Relation[] = []
   for (const m of from) {
-    for (const r of await memory.relations(m.id)) {
+    for (const r of await memory.relations.of(m.id)) {
       if (!own.has(r.from) || own.has(r.to)) continue
       const key = `${r.kind} ${target(r.to)}`
       if (seen.has(key)) continue

@@ -101,7 +101,7 @@ async function linkNotes(
     const from = firstChunks.get(edge.from)
     const to = firstChunks.get(edge.to)
     if (!from || !to) continue
-    await memory.relate(from, to, edge.kind)
+    await memory.relations.add(from, to, edge.kind)
     made++
   }
   return made

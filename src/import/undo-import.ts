@@ -37,7 +37,7 @@ export async function undoImport(
     }
     cursor = page.cursor
   } while (cursor)
-  for (const id of pageIds) await memory.forgetPage(id)
+  for (const id of pageIds) await memory.pages.forget(id)
   for (const id of facts) await memory.forget(id)
   return { pages: pageIds.size, facts: facts.length }
 }

@@ -22,12 +22,12 @@ export async function writePage(
   namespace: string,
 ): Promise<WrittenPage> {
   const lines = pageLines(draft)
-  const stored = await memory.getPage(draft.pageId)
+  const stored = await memory.pages.get(draft.pageId)
   if (stored && stored.text === lines.text && stored.title === lines.title) {
     return { status: 'unchanged', chunks: 0, flagged: 0 }
   }
-  if (stored) await memory.forgetPage(draft.pageId)
-  const report = await memory.importMemories(lines.jsonl, {
+  if (stored) await memory.pages.forget(draft.pageId)
+  const report = await memory.transfer.import(lines.jsonl, {
     defaults: { namespace, poison: 'flag' },
   })
   if (report.created === 0) return { status: 'unchanged', chunks: 0, flagged: 0 }

@@ -1,5 +1,5 @@
 /**
- * `engram/sync`: the replicator behind `memory.sync()` (PouchDB to a CouchDB-protocol server,
+ * `engram/sync`: the replicator behind `memory.sync.start()` (PouchDB to a CouchDB-protocol server,
  * sealed documents). `openMemory`, `openMemoryInProcess` and `createMemoryHost` plug it in by
  * themselves; an engine opened with `MemoryEngine.open` takes it with `engine.useSync(startSync)`,
  * or is synced directly with `startSync(engine, options)` (which also takes a `mirror`).

@@ -13,7 +13,7 @@ export const SYNC_BATCH = 250
 
 /**
  * Options for {@link startSync}: the contract's {@link SyncOptions} (plain data, what
- * `memory.sync()` takes), plus the mirror, which only an in-process caller can hand over.
+ * `memory.sync.start()` takes), plus the mirror, which only an in-process caller can hand over.
  */
 export interface StartSyncOptions extends SyncOptions {
   /**

@@ -69,7 +69,7 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app’s memories and settings', () =
     await expect.poll(() => browseTexts(page)).toEqual([])
     expect(await page.textContent('#app-version')).toContain(second)
     expect(await rememberInUi(page, 'The sealed memory holds the alarm code')).toMatch(/Remembered/)
-    expect((await inPage<{ atRest?: string }>(page, 'return memory.stats()')).atRest).toBe(
+    expect((await inPage<{ atRest?: string }>(page, 'return memory.inspect.stats()')).atRest).toBe(
       'unlocked',
     )
 
@@ -109,7 +109,7 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app’s memories and settings', () =
     await page.waitForSelector('#encryption-status[data-state="encrypted"]')
     expect(await page.locator('#unlock-dialog').count()).toBe(0)
     expect(await rememberInUi(page, 'Sealed from the first write')).toMatch(/Remembered/)
-    expect((await inPage<{ atRest?: string }>(page, 'return memory.stats()')).atRest).toBe(
+    expect((await inPage<{ atRest?: string }>(page, 'return memory.inspect.stats()')).atRest).toBe(
       'unlocked',
     )
   })

@@ -89,7 +89,7 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
     )
     const stored = await inPage<{ chunks: number }>(
       page,
-      `return memory.rememberPage({ title: 'Boiler manual', text: ${JSON.stringify(`# Boiler manual\n\n${sections.join('\n\n')}`)} })`,
+      `return memory.pages.remember({ title: 'Boiler manual', text: ${JSON.stringify(`# Boiler manual\n\n${sections.join('\n\n')}`)} })`,
     )
     expect(stored.chunks).toBeGreaterThan(10)
     await page.click('#browse-filter button[type="submit"]')
@@ -160,8 +160,8 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
       `const lisbon = await memory.remember('The office is in Lisbon')
       const porto = await memory.remember('The office is in Porto since March')
       const badge = await memory.remember('Visitors collect a blue badge at reception')
-      await memory.relate(porto.id, lisbon.id, 'contradicts')
-      await memory.relate(badge.id, porto.id, 'related_to')`,
+      await memory.relations.add(porto.id, lisbon.id, 'contradicts')
+      await memory.relations.add(badge.id, porto.id, 'related_to')`,
     )
     await page.selectOption('#recall-form [name="mode"]', 'keyword')
     await page.check('#recall-form [name="expand"]')
@@ -258,19 +258,19 @@ describe.skipIf(!BROWSER_TESTS)('the Engram app in Chromium', () => {
     await inPage(page, 'await memory.close()')
     await page.reload()
     await waitReady(page)
-    const first = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const first = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(first.memories).toBe(FACTS.length)
     expect(first.open?.restored).toBe('snapshot')
     // A write after the snapshot is replayed from the change log on the next start.
     expect(await rememberInUi(page, 'The boiler service is due in October')).toMatch(/Remembered/)
     await page.reload()
     await waitReady(page)
-    const second = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const second = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(second.memories).toBe(FACTS.length + 1)
     expect(second.open?.restored).toBe('snapshot')
     const hits = await recallInUi(page, 'when is the boiler service')
     expect(hits[0]?.text).toBe('The boiler service is due in October')
-    expect((await inPage<{ ok: boolean }>(page, 'return memory.verify()')).ok).toBe(true)
+    expect((await inPage<{ ok: boolean }>(page, 'return memory.inspect.verify()')).ok).toBe(true)
   })
 
   it('shows typed errors as readable messages next to the field at fault', async () => {

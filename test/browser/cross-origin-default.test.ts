@@ -173,7 +173,7 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('other origins in a default-profile Chro
     for (const body of [
       `return memory.recall('bank card PIN', { namespace: 'default' })`,
       `return memory.list({ namespace: 'default' })`,
-      `return memory.stats()`,
+      `return memory.inspect.stats()`,
     ]) {
       expect(await call(page, body), body).toMatchObject({
         ok: false,

@@ -179,8 +179,8 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('a memory shared with other origins', ()
     for (const body of [
       `return memory.recall('bank card PIN', { namespace: 'default' })`,
       `return memory.list({ namespace: 'default' })`,
-      `return memory.stats()`,
-      `return memory.recallLog()`,
+      `return memory.inspect.stats()`,
+      `return memory.inspect.recallLog()`,
     ]) {
       expect(await call(page, body), body).toMatchObject({
         ok: false,

@@ -27,8 +27,8 @@ interface StoredChoice {
 async function openAuto(page: Page, memory: string): Promise<EmbedderStats> {
   await openApp(page, rig().url({ memory, model: MODEL, device: 'auto', remote: '0' }))
   await modelReady(page, 120_000)
-  const stats = await inPage<{ embedder?: EmbedderStats }>(page, 'return memory.stats()')
-  if (!stats.embedder) throw new Error('memory.stats() has no embedder')
+  const stats = await inPage<{ embedder?: EmbedderStats }>(page, 'return memory.inspect.stats()')
+  if (!stats.embedder) throw new Error('memory.inspect.stats() has no embedder')
   return stats.embedder
 }
 

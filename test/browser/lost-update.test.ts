@@ -43,7 +43,7 @@ describe.skipIf(!BROWSER_TESTS)('two tabs on a plain-http origin', () => {
       }
     }
     for (const page of [a, b]) {
-      expect((await inPage<VerifyReport>(page, 'return memory.verify()')).ok).toBe(true)
+      expect((await inPage<VerifyReport>(page, 'return memory.inspect.verify()')).ok).toBe(true)
     }
     await context.close()
   })

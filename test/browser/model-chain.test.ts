@@ -34,7 +34,7 @@ describe.skipIf(!BROWSER_TESTS)('the model chain', { timeout: 180_000 }, () => {
     const page = await context.newPage()
     await openApp(page, rig().url({ memory: uniqueMemory('chain'), model: DEFAULT_MODEL }))
     await modelReady(page, 90_000)
-    const stats = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const stats = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(stats.embedder).toMatchObject({
       model: USE_LITE_MODEL,
       state: 'ready',

@@ -58,7 +58,7 @@ describe.skipIf(!BROWSER_TESTS)('offline', { timeout: 600_000 }, () => {
     expect(await rememberInUi(page, 'The wifi password is on the fridge')).toMatch(/Remembered/)
     const hits = await recallInUi(page, 'where is the spare key')
     expect(hits[0]?.text).toBe('The spare key is under the blue flowerpot')
-    const stats = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const stats = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(stats.vectors).toBe(2)
     expect(stats.embedder?.state).toBe('ready')
 

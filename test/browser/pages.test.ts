@@ -58,7 +58,7 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     })
     await page.waitForFunction(() => document.querySelector('#page-result')?.textContent !== '')
     expect(await page.textContent('#page-result')).toMatch(/^Stored “service-guide\.md”: 3 chunks/)
-    const stored = await inPage<PageInfo[]>(page, 'return memory.listPages()')
+    const stored = await inPage<PageInfo[]>(page, 'return memory.pages.list()')
     expect(stored).toHaveLength(1)
     expect(stored[0]).toMatchObject({ title: 'service-guide.md', chunks: 3 })
     const item = page.locator('#pages-list .page-item')
@@ -85,7 +85,7 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     await page.waitForSelector('#page-view:not([hidden]) .page-chunk')
     const full = await inPage<StoredPage>(
       page,
-      `return memory.getPage(${JSON.stringify(stored[0]!.pageId)})`,
+      `return memory.pages.get(${JSON.stringify(stored[0]!.pageId)})`,
     )
     expect(await page.textContent('#page-view-text')).toBe(full.text)
     expect(await page.textContent('#page-view-title')).toBe('service-guide.md')
@@ -101,7 +101,7 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     await page.waitForSelector('#pages-list .empty')
     expect(await page.locator('#pages-list .page-item').count()).toBe(0)
     expect(await page.isHidden('#page-view')).toBe(true)
-    expect(await inPage<PageInfo[]>(page, 'return memory.listPages()')).toEqual([])
+    expect(await inPage<PageInfo[]>(page, 'return memory.pages.list()')).toEqual([])
     expect(dialogs).toEqual([])
     expect(rig().pageErrors).toEqual([])
   })

@@ -66,7 +66,7 @@ async function startSync(page: Page, url: string, passphrase = PASSPHRASE): Prom
   return inPage(
     page,
     `try {
-      const sync = await memory.sync({ url: ${JSON.stringify(url)}, passphrase: ${JSON.stringify(passphrase)}, pollMs: 50 })
+      const sync = await memory.sync.start({ url: ${JSON.stringify(url)}, passphrase: ${JSON.stringify(passphrase)}, pollMs: 50 })
       globalThis.statuses = []
       sync.on((s) => globalThis.statuses.push(s))
       globalThis.sync = sync
@@ -105,7 +105,7 @@ describe.skipIf(!BROWSER_TESTS)('sync in the browser', () => {
       a,
       `const lisbon = await memory.remember('The office is in Lisbon')
       const porto = await memory.remember('The office moved to Porto')
-      await memory.relate(porto.id, lisbon.id, 'supersedes')`,
+      await memory.relations.add(porto.id, lisbon.id, 'supersedes')`,
     )
     expect(await startSync(a, url)).toEqual({ ok: true, state: expect.any(String) })
     // B starts from the Sync card, as a user would.
@@ -123,7 +123,7 @@ describe.skipIf(!BROWSER_TESTS)('sync in the browser', () => {
             b,
             `const { items } = await memory.list({ limit: 10 })
             const porto = items.find((m) => m.text.includes('Porto'))
-            return (await memory.relations(porto.id)).map((r) => r.kind)`,
+            return (await memory.relations.of(porto.id)).map((r) => r.kind)`,
           ),
         { timeout: 20_000, interval: 200 },
       )

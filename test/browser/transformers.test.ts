@@ -42,7 +42,7 @@ async function loadModel(page: Page, device: string): Promise<MemoryStats> {
   )
   expect(await page.textContent('#model-state')).toBe('ready')
   expect(await page.isVisible('#model-notice')).toBe(false)
-  return inPage<MemoryStats>(page, 'return memory.stats()')
+  return inPage<MemoryStats>(page, 'return memory.inspect.stats()')
 }
 
 /**
@@ -103,7 +103,7 @@ describe.skipIf(!BROWSER_TESTS)('transformers.js in the worker', { timeout: 90_0
     expect(hits[0]?.text).toBe('Priya prefers green tea in the afternoon')
     expect(hits[0]?.via).toBe('both')
     expect(hits[0]?.explanation).toMatch(/semantic/)
-    const after = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const after = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(after.vectors).toBe(2)
     await screenshot(page, 'model-wasm')
   })

@@ -60,6 +60,6 @@ describe.skipIf(!BROWSER_TESTS)('two tabs', () => {
     }
     expect(await inPage<number>(a, 'return memory.count()')).toBe(3)
     await expect.poll(() => inPage<number>(b, 'return memory.count()')).toBe(3)
-    expect((await inPage<{ ok: boolean }>(b, 'return memory.verify()')).ok).toBe(true)
+    expect((await inPage<{ ok: boolean }>(b, 'return memory.inspect.verify()')).ok).toBe(true)
   })
 })

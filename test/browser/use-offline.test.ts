@@ -63,7 +63,7 @@ describe.skipIf(!BROWSER_TESTS)('USE-lite offline', { timeout: 180_000 }, () => 
     )
     expect(result.degraded).toBeUndefined()
     expect(result.hits[0]?.text).toBe("The owner's wife is Priya")
-    const stats = await inPage<MemoryStats>(page, 'return memory.stats()')
+    const stats = await inPage<MemoryStats>(page, 'return memory.inspect.stats()')
     expect(stats.embedder).toMatchObject({ model: USE_LITE_MODEL, state: 'ready', dims: 512 })
     expect(stats.vectors).toBe(FACTS.length)
 

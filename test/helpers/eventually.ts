@@ -7,7 +7,7 @@ import { onTestFinished } from 'vitest'
  * early. Once the test has ended (its timeout struck), it stops asking and throws.
  *
  * @example
- * await eventually(async () => (await memory.stats()).pendingVectors === 0, 'the backfill ended')
+ * await eventually(async () => (await memory.inspect.stats()).pendingVectors === 0, 'the backfill ended')
  */
 export async function eventually(
   check: () => boolean | Promise<boolean>,

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   }
   /** Which model answers and why, from the memory's stats (as the PWA's Model card says it). */
   const showModel = async (): Promise<void> => {
-    const stats = await memory?.stats().catch(() => undefined)
+    const stats = await memory?.inspect.stats().catch(() => undefined)
     if (stats) $('model-why').textContent = whoAnswers(stats.embedder)
   }
   memory = await openPanelMemory(() => void refreshRecent())

@@ -192,7 +192,7 @@ export class EngramSystem implements BenchSystem {
       db.close()
     }
     await this.open()
-    const open = (await this.#open().stats()).open
+    const open = (await this.#open().inspect.stats()).open
     if (open) parts.open = open.ms
     return parts
   }

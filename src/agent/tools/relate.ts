@@ -43,7 +43,7 @@ export const relateTool: ToolSpec = {
     const toId = args.toId as string
     await ownMemory(context, fromId)
     await ownMemory(context, toId)
-    const edge = await context.memory.relate(fromId, toId, args.kind as RelationKind)
+    const edge = await context.memory.relations.add(fromId, toId, args.kind as RelationKind)
     return `Related memory ${edge.from} ${edge.kind} memory ${edge.to}.`
   },
 }

@@ -24,7 +24,7 @@ export interface EmbedderStats {
    * `state` is `'failed'`, `error` says why, and recall is keyword-only.
    *
    * @example
-   * (await memory.stats()).embedder
+   * (await memory.inspect.stats()).embedder
    * // => { model: 'google/universal-sentence-encoder-lite', state: 'ready', dims: 512, …,
    * //      fallback: { from: 'Xenova/bge-small-en-v1.5', reason: 'unreachable', error: 'fetch failed' } }
    */

@@ -30,7 +30,7 @@ export type AtRestSecret =
  * number.
  *
  * @example
- * (await memory.verify()).unreadable
+ * (await memory.inspect.verify()).unreadable
  * // => { count: 1, rows: [{ table: 'memories', id: '01JH4Z3V6Q8N2W5X7Y9A0B1C2D' }] }
  */
 export type UnreadableRow =

@@ -41,7 +41,7 @@ export interface CountFilter {
   type?: MemoryType
 }
 
-/** What {@link MemoryApi.verify} found. `ok` is true when every count agrees and no id is missing or extra. */
+/** What {@link InspectApi.verify} found. `ok` is true when every count agrees and no id is missing or extra. */
 export interface VerifyReport {
   ok: boolean
   memories: number
@@ -87,7 +87,7 @@ export interface VerifyReport {
  * tables, holds every write made meanwhile.
  *
  * @example
- * (await memory.stats()).indexes
+ * (await memory.inspect.stats()).indexes
  * // => { state: 'failed', error: { name: 'TypeError', code: 'STORAGE',
  * //      message: "Cannot read properties of null (reading 'join')" },
  * //      since: 1767225600000, lastTriedAt: 1767225600000, attempts: 1 }

@@ -34,7 +34,7 @@ export type RelationKind = (typeof RELATION_KINDS)[number]
 /** See {@link MemoryApi.feedback}. */
 export type Feedback = (typeof FEEDBACK_KINDS)[number]
 
-/** An edge between two memories, as {@link MemoryApi.relations} returns it. */
+/** An edge between two memories, as {@link RelationsApi.of} returns it. */
 export interface Relation {
   from: string
   to: string

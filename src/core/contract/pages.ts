@@ -3,7 +3,7 @@
 import type { PoisonPolicy, TrustLevel } from './memory.ts'
 
 /**
- * A long text for {@link MemoryApi.rememberPage}: stored as chunks of type `'page'` that recall
+ * A long text for {@link PagesApi.remember}: stored as chunks of type `'page'` that recall
  * finds one by one. A name not listed is rejected (`BAD_OPTION`).
  */
 export interface RememberPageInput {
@@ -38,7 +38,7 @@ export interface RememberPageInput {
   poison?: PoisonPolicy
 }
 
-/** The answer to {@link MemoryApi.rememberPage}. */
+/** The answer to {@link PagesApi.remember}. */
 export interface PageResult {
   pageId: string
   /** How many chunks the page is stored as. */
@@ -52,7 +52,7 @@ export interface PageResult {
   embedded: number
 }
 
-/** A stored page, reassembled by {@link MemoryApi.getPage}. */
+/** A stored page, reassembled by {@link PagesApi.get}. */
 export interface StoredPage {
   pageId: string
   title: string
@@ -66,7 +66,7 @@ export interface StoredPage {
   updatedAt: number
 }
 
-/** One page of {@link MemoryApi.listPages}. */
+/** One page of {@link PagesApi.list}. */
 export interface PageInfo {
   pageId: string
   title: string
@@ -82,7 +82,7 @@ export interface RecallPageRef {
   headingPath: string[]
   /** 0-based chunk index. */
   chunk: number
-  /** UTF-16 offsets of the hit's text in the page (see {@link MemoryApi.getPage}). */
+  /** UTF-16 offsets of the hit's text in the page (see {@link PagesApi.get}). */
   start: number
   end: number
 }

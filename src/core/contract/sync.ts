@@ -1,15 +1,35 @@
 /**
- * Multi-device sync as the contract names it: `MemoryApi.sync(options)` and the handle it
- * returns. Types only; the replicator is `src/sync/` (PouchDB), plugged in by the host.
+ * Multi-device sync: `memory.sync.start(options)` and the handle it returns. Not part of
+ * `MemoryApi`: it is an extension every client door adds (`client/sync-extension.ts`); an engine
+ * opened by itself syncs with `startSync(engine, options)` from `engram/sync`. Types only; the
+ * replicator is `src/sync/` (PouchDB).
  */
 
+/** `memory.sync`: the page half of the sync extension, on every client door. */
+export interface SyncApi {
+  /**
+   * Syncs this memory with a CouchDB-protocol server, end to end encrypted (AES-GCM under a key
+   * from `passphrase` or `key`; the server holds ciphertext and keyed-hash ids only): memories,
+   * their relations, and forgets as tombstones. Resolves once the key is checked and the first
+   * local pass is done. One sync at a time: a second call before the first has stopped throws
+   * `SyncStateError` `SYNC_RUNNING`. A wrong passphrase throws `SyncKeyError` and changes
+   * nothing; an unreachable server on first use, `SyncServerError`. `close()` stops it.
+   *
+   * @example
+   * const sync = await memory.sync.start({ url: 'https://couch.example/alice', passphrase })
+   * sync.on((s) => console.log(s.state)) // => 'active', then 'paused' once caught up
+   * await sync.stop()
+   */
+  start(options: SyncOptions): Promise<SyncHandle>
+}
+
 /**
- * Options for `memory.sync()`: plain data (a `CryptoKey` is structured-cloneable), so the same
+ * Options for `memory.sync.start()`: plain data (a `CryptoKey` is structured-cloneable), so the same
  * options start a sync in process or in the memory worker. Give exactly one of `passphrase` and
  * `key`.
  *
  * @example
- * const sync = await memory.sync({ url: 'https://couch.example/alice-memory', passphrase })
+ * const sync = await memory.sync.start({ url: 'https://couch.example/alice-memory', passphrase })
  * sync.on((s) => console.log(s.state, s.pushed, s.pulled))
  * // => 'active' 12 0, then 'paused' 12 0 once caught up
  */
@@ -113,8 +133,8 @@ export interface SyncConflict {
 export type SyncListener = (status: SyncStatus) => void
 
 /**
- * A running sync, as `memory.sync()` returns it. One sync runs per memory at a time: a second
- * `sync()` before this one has stopped (or completed) throws `SyncStateError` `SYNC_RUNNING`.
+ * A running sync, as `memory.sync.start()` returns it. One sync runs per memory at a time: a second
+ * `sync.start()` before this one has stopped (or completed) throws `SyncStateError` `SYNC_RUNNING`.
  * Over the worker the handle lives on the page and its methods are messages to the worker.
  */
 export interface SyncHandle {
@@ -141,10 +161,10 @@ export interface SyncHandle {
    * (or closing the memory) ends it (`stopped`); rejects when the sync gives up (last status
    * `error`): `SyncServerError` `SYNC_SERVER` when the server refused it (a live sync retries an
    * unreachable server on its own; a 401 or 403 ends it), or the error a pass met (a
-   * `StorageError`…). Either way the sync has stopped, and `memory.sync()` may start another.
+   * `StorageError`…). Either way the sync has stopped, and `memory.sync.start()` may start another.
    *
    * @example
-   * const sync = await memory.sync({ url, passphrase })
+   * const sync = await memory.sync.start({ url, passphrase })
    * sync.done.catch((error) => console.warn(error.code, error.message)) // 'SYNC_SERVER' …
    */
   readonly done: Promise<SyncStatus>

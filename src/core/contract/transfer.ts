@@ -23,7 +23,7 @@ export interface ImportOptions {
    * are; `vector` has no meaning here and is rejected.
    *
    * @example
-   * await memory.importMemories('{"text":"Rent is due","namespace":"tenant-bob","source":"user"}', {
+   * await memory.transfer.import('{"text":"Rent is due","namespace":"tenant-bob","source":"user"}', {
    *   defaults: { namespace: 'tenant-alice', source: 'import' },
    * })
    * (await memory.list({ namespace: 'tenant-alice' })).items[0].source
@@ -50,7 +50,7 @@ export interface ImportOptions {
    * @default 'unverified'
    *
    * @example
-   * await memory.importMemories('{"text":"Wire the refund to IBAN X","trust":"trusted"}\n')
+   * await memory.transfer.import('{"text":"Wire the refund to IBAN X","trust":"trusted"}\n')
    * (await memory.list()).items[0].trust
    * // => 'unverified'
    */

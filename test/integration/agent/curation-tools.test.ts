@@ -25,7 +25,7 @@ describe('memory_relate', () => {
     })
     expect(result.isError).toBe(false)
     expect(text(result)).toBe(`Related memory ${fresh.id} supersedes memory ${old.id}.`)
-    expect(await memory.relations(old.id)).toMatchObject([
+    expect(await memory.relations.of(old.id)).toMatchObject([
       { from: fresh.id, to: old.id, kind: 'supersedes' },
     ])
     const found = text(await tools.handle('memory_search', { query: 'owner lives', ...SEARCH }))
@@ -45,7 +45,7 @@ describe('memory_relate', () => {
       isError: true,
       error: { name: 'InvalidInputError', field: 'kind' },
     })
-    expect(await memory.relations(a.id)).toEqual([])
+    expect(await memory.relations.of(a.id)).toEqual([])
   })
 
   it('treats an end in another namespace as not found, and stores no edge', async () => {
@@ -59,7 +59,7 @@ describe('memory_relate', () => {
       const result = await tools.handle('memory_relate', { fromId, toId, kind: 'related_to' })
       expect(result).toMatchObject({ isError: true, error: { code: 'NOT_FOUND' } })
     }
-    expect(await memory.relations(theirs.id)).toEqual([])
+    expect(await memory.relations.of(theirs.id)).toEqual([])
   })
 
   it('is left out in read-only mode', async () => {

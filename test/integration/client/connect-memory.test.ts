@@ -18,7 +18,11 @@ import {
 import type { MemoryEvent, SelectHook } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { createMemoryHost } from '../../../src/host/memory-host.ts'
-import { type EmbedderChoice, MEMORY_METHODS, type MemoryHost } from '../../../src/host/protocol.ts'
+import {
+  type EmbedderChoice,
+  MEMORY_METHOD_PATHS,
+  type MemoryHost,
+} from '../../../src/host/protocol.ts'
 import type { LocksLike } from '../../../src/host/tab-sync.ts'
 
 const DIMS = 64
@@ -86,7 +90,7 @@ describe('connectMemory over a MessageChannel', () => {
   it('revives ImportFormatError with the line, and stores nothing from the batch', async () => {
     const { client } = await connect()
     const jsonl = '{"text":"first fact"}\n{"text":"second fact"}\nnot json at all\n'
-    const error = await client.importMemories(jsonl).catch((e: unknown) => e)
+    const error = await client.transfer.import(jsonl).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ImportFormatError)
     expect(error).toMatchObject({ code: 'IMPORT_FORMAT', line: 3 })
     expect(await client.count()).toBe(0)
@@ -98,7 +102,7 @@ describe('connectMemory over a MessageChannel', () => {
     const later: MemoryEvent[] = []
     const off = client.on((e) => later.push(e))
     await client.remember('The owner prefers metric units')
-    await client.importMemories('{"text":"one"}\n{"text":"two"}\n')
+    await client.transfer.import('{"text":"one"}\n{"text":"two"}\n')
     await expect.poll(() => events.some((e) => e.type === 'import')).toBe(true)
     expect(events.some((e) => e.type === 'model-ready')).toBe(true)
     expect(events.filter((e) => e.type === 'change').length).toBeGreaterThanOrEqual(2)
@@ -116,7 +120,7 @@ describe('connectMemory over a MessageChannel', () => {
     const result = await client.remember('Priya prefers tea over coffee', { vector })
     expect(result.status).toBe('created')
     expect(vector.byteLength).toBe(0)
-    const stats = await client.stats()
+    const stats = await client.inspect.stats()
     expect(stats.vectors).toBe(1)
   })
 
@@ -208,7 +212,12 @@ describe('connectMemory over a MessageChannel', () => {
 
   it('forwards every MemoryApi method, and the host answers nothing else', async () => {
     const { client } = await connect()
-    for (const method of MEMORY_METHODS) expect(typeof client[method]).toBe('function')
+    for (const method of MEMORY_METHOD_PATHS) {
+      const [space, name] = method.includes('.') ? method.split('.') : [undefined, method]
+      const owner = (space ? Reflect.get(client, space) : client) as object
+      expect(typeof Reflect.get(owner, name!), method).toBe('function')
+    }
+    expect(typeof client.sync.start).toBe('function')
     const { port1, port2 } = new MessageChannel()
     Comlink.expose(createMemoryHost({ indexedDB, IDBKeyRange }), port1)
     const host = Comlink.wrap<MemoryHost>(port2)
@@ -290,7 +299,7 @@ describe('connectMemory over a MessageChannel', () => {
     const prefixed = await client.recall('kuber', { mode: 'keyword' })
     expect(prefixed.hits).toHaveLength(1)
     await client.recall('clusters')
-    expect(await client.recallLog()).toHaveLength(1)
+    expect(await client.inspect.recallLog()).toHaveLength(1)
     const long = await client.remember('x'.repeat(41)).catch((e: unknown) => e)
     expect(long).toMatchObject({ code: 'TEXT_TOO_LONG' })
     const bad = await connect({ writeBatch: 0 }).catch((e: unknown) => e)

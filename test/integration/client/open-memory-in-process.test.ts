@@ -38,7 +38,7 @@ describe('openMemoryInProcess', () => {
     await memory.remember('Kubernetes clusters run in eu-west-1')
     expect((await memory.recall('kuber')).hits).toHaveLength(1)
     await memory.recall('clusters')
-    expect(await memory.recallLog()).toHaveLength(1)
+    expect(await memory.inspect.recallLog()).toHaveLength(1)
     await expect(memory.remember('x'.repeat(41))).rejects.toMatchObject({ code: 'TEXT_TOO_LONG' })
     await memory.close()
     const bad = await openMemoryInProcess(

@@ -1,5 +1,5 @@
 /**
- * `memory.sync()` through both clients: in process, and over a real MessageChannel to the same
+ * `memory.sync.start()` through both clients: in process, and over a real MessageChannel to the same
  * host the worker runs, against a real CouchDB-protocol server (express-pouchdb) on 127.0.0.1.
  * The mirrors are PouchDB's memory adapter (its IndexedDB adapter needs a real IndexedDB: the
  * browser test covers it).
@@ -68,7 +68,7 @@ async function texts(memory: MemoryClient): Promise<string[]> {
   return (await memory.list({ limit: 100 })).items.map((m) => m.text).sort()
 }
 
-describe('memory.sync() through the clients', () => {
+describe('memory.sync.start() through the clients', () => {
   it('carries a memory from an in-process client to a worker-hosted one, live, with status events', async () => {
     const url = server.url(`clients-${++counter}`)
     const key = await testKey()
@@ -76,10 +76,10 @@ describe('memory.sync() through the clients', () => {
     const b = await overPort('b')
     await a.remember('The spare key is under the blue pot')
     const seenA: SyncStatus[] = []
-    const syncA = await a.sync({ url, key, pollMs: 20 })
+    const syncA = await a.sync.start({ url, key, pollMs: 20 })
     syncA.on((s) => seenA.push(s))
     // The CryptoKey crossed the port: structured-cloneable, so the worker derives the same keys.
-    const syncB = await b.sync({ url, key, pollMs: 20 })
+    const syncB = await b.sync.start({ url, key, pollMs: 20 })
     const seenB: SyncStatus[] = []
     syncB.on((s) => seenB.push(s))
     await eventually(async () => (await texts(b)).includes('The spare key is under the blue pot'))
@@ -87,10 +87,10 @@ describe('memory.sync() through the clients', () => {
     await eventually(async () => (await texts(a)).includes('The boiler service is due in March'))
     // A relation made while live arrives too, though relating writes no change-log entry.
     const spare = (await b.list({ limit: 10 })).items.find((m) => m.text.includes('spare key'))!
-    await b.relate(boiler.id, spare.id, 'related_to')
+    await b.relations.add(boiler.id, spare.id, 'related_to')
     await eventually(async () => {
       const onA = (await a.list({ limit: 10 })).items.find((m) => m.text.includes('boiler'))!
-      return (await a.relations(onA.id)).some((r) => r.kind === 'related_to')
+      return (await a.relations.of(onA.id)).some((r) => r.kind === 'related_to')
     })
     expect(seenB.some((s) => s.pulled > 0)).toBe(true)
     expect(syncB.status.applied).toBeGreaterThan(0)
@@ -108,24 +108,25 @@ describe('memory.sync() through the clients', () => {
     const url = server.url(`second-${++counter}`)
     const key = await testKey()
     const b = await overPort('second')
-    const first = await b.sync({ url, key })
-    const again = b.sync({ url, key })
+    const first = await b.sync.start({ url, key })
+    const again = b.sync.start({ url, key })
     await expect(again).rejects.toBeInstanceOf(SyncStateError)
     await expect(again).rejects.toMatchObject({ code: 'SYNC_RUNNING' })
     await first.stop()
-    const next = await b.sync({ url, key, live: false })
+    const next = await b.sync.start({ url, key, live: false })
     expect((await next.done).state).toBe('complete')
   })
 
-  it('lets an engine opened by itself sync only once startSync is plugged in', async () => {
+  it('leaves sync off an engine opened by itself, which syncs through startSync of engram/sync', async () => {
     const engine = await MemoryEngine.open({ name: name('bare'), indexedDB, IDBKeyRange })
     try {
       const url = server.url(`bare-${++counter}`)
       const options = { url, key: await testKey(), live: false }
-      await expect(engine.sync(options)).rejects.toMatchObject({ code: 'SYNC_UNAVAILABLE' })
-      engine.useSync((e, o) => startSync(e, { ...o, mirror: env.syncMirror('bare') }))
+      // The extension is the client doors': the engine has no `sync` member at all.
+      expect('sync' in engine).toBe(false)
       await engine.remember('The gate code is 1209')
-      expect((await (await engine.sync(options)).done).state).toBe('complete')
+      const sync = await startSync(engine, { ...options, mirror: env.syncMirror('bare') })
+      expect((await sync.done).state).toBe('complete')
     } finally {
       await engine.close()
     }
@@ -135,10 +136,10 @@ describe('memory.sync() through the clients', () => {
     const url = server.url(`wrong-${++counter}`)
     const a = await inProcess('owner')
     await a.remember('The allotment is plot 14')
-    const done = await (await a.sync({ url, key: await testKey(1), live: false })).done
+    const done = await (await a.sync.start({ url, key: await testKey(1), live: false })).done
     expect(done.state).toBe('complete')
     const b = await overPort('intruder')
-    const attempt = b.sync({ url, key: await testKey(2), live: false })
+    const attempt = b.sync.start({ url, key: await testKey(2), live: false })
     await expect(attempt).rejects.toBeInstanceOf(SyncKeyError)
     await expect(attempt).rejects.toMatchObject({ code: 'WRONG_KEY' })
     expect(await b.count()).toBe(0)
@@ -149,7 +150,7 @@ describe('memory.sync() through the clients', () => {
     const key = await testKey()
     const a = await overPort('flusher')
     // A poll slower than the test: only flush() can push this write in time.
-    const sync = await a.sync({ url, key, pollMs: 60_000 })
+    const sync = await a.sync.start({ url, key, pollMs: 60_000 })
     await a.remember('The recycling goes out on Tuesdays')
     await sync.flush()
     await eventually(async () => sync.status.pushed > 0)
@@ -169,7 +170,7 @@ describe('memory.sync() through the clients', () => {
         const memory = await open('refused')
         await memory.remember('The bike lock code is 4471')
         const url = gate.url(`refused-${++counter}`)
-        const sync = await memory.sync({ url, key, pollMs: 20, maxRetryMs: 50 })
+        const sync = await memory.sync.start({ url, key, pollMs: 20, maxRetryMs: 50 })
         await eventually(async () => sync.status.pushed > 0)
         gate.refuse()
         await expect(sync.done).rejects.toBeInstanceOf(SyncServerError)
@@ -178,7 +179,7 @@ describe('memory.sync() through the clients', () => {
         expect(sync.status.error?.code).toBe('SYNC_SERVER')
         // Over: the slot is free, and stop() on the ended sync has nothing left to do.
         await sync.stop()
-        const direct = await memory.sync({
+        const direct = await memory.sync.start({
           url: server.url(`refused-${counter}`),
           key,
           live: false,

@@ -175,8 +175,8 @@ describe("device: 'auto' with more than one candidate", () => {
       ...freshIdb(),
       embedder: track(auto(store)),
     })
-    await eventually(async () => (await engine.stats()).embedder?.state === 'ready')
-    const { embedder } = await engine.stats()
+    await eventually(async () => (await engine.inspect.stats()).embedder?.state === 'ready')
+    const { embedder } = await engine.inspect.stats()
     expect(embedder?.deviceSource).toBe('remembered')
     expect(embedder?.trial?.entries.map((e) => e.device)).toEqual([...CANDIDATES])
     await engine.close()

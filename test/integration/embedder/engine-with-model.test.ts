@@ -69,7 +69,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
   it('remembers and recalls through the generated model', async () => {
     const engine = await MemoryEngine.open({ name: 'real', ...freshIdb(), embedder: tiny() })
     await engine.rememberMany(FACTS.map((text) => ({ text })))
-    await eventually(async () => (await engine.stats()).pendingVectors === 0)
+    await eventually(async () => (await engine.inspect.stats()).pendingVectors === 0)
     const result = await engine.recall('metric units', { mode: 'semantic' })
     expect(result.degraded).toBeUndefined()
     expect(result.hits).toHaveLength(5)
@@ -78,7 +78,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     const hybrid = await engine.recall('metric units')
     expect(hybrid.hits[0]?.text).toBe(FACTS[0])
     expect(hybrid.hits[0]?.via).toBe('both')
-    expect((await engine.stats()).embedder).toMatchObject({
+    expect((await engine.inspect.stats()).embedder).toMatchObject({
       model: TINY_TEST_MODEL,
       state: 'ready',
     })
@@ -96,7 +96,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     })
     const results = await engine.rememberMany(FACTS.map((text) => ({ text })))
     expect(results.every((r) => r.status === 'created')).toBe(true)
-    const before = await engine.stats()
+    const before = await engine.inspect.stats()
     expect(before.vectors).toBe(0)
     expect(before.pendingVectors).toBe(FACTS.length)
     const early = await engine.recall('metric units')
@@ -104,12 +104,12 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     expect(early.hits[0]?.text).toBe(FACTS[0])
 
     gated.open()
-    await eventually(async () => (await engine.stats()).pendingVectors === 0)
-    const after = await engine.stats()
+    await eventually(async () => (await engine.inspect.stats()).pendingVectors === 0)
+    const after = await engine.inspect.stats()
     expect(after.vectors).toBe(FACTS.length)
     expect(events).toContain('model-ready')
     expect(events).toContain('backfill')
-    expect(await engine.verify()).toMatchObject({ ok: true, vectorEntries: FACTS.length })
+    expect(await engine.inspect.verify()).toMatchObject({ ok: true, vectorEntries: FACTS.length })
     expect((await engine.recall('metric units')).degraded).toBeUndefined()
     await engine.close()
   })
@@ -127,7 +127,7 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     expect(['loading', 'reembedding']).toContain(during.degraded)
     expect(during.hits.every((h) => h.lists.vector === undefined)).toBe(true)
     gated.open()
-    await eventually(async () => (await second.stats()).pendingVectors === 0)
+    await eventually(async () => (await second.inspect.stats()).pendingVectors === 0)
     await eventually(
       async () => (await second.recall('metric', { log: false })).degraded === undefined,
     )
@@ -148,14 +148,14 @@ describe('MemoryEngine with the real transformers.js pipeline', () => {
     })
     const engine = await MemoryEngine.open({ name: 'broken', ...freshIdb(), embedder: broken })
     await engine.rememberMany(FACTS.map((text) => ({ text })))
-    await eventually(async () => (await engine.stats()).embedder?.state === 'failed')
+    await eventually(async () => (await engine.inspect.stats()).embedder?.state === 'failed')
     const result = await engine.recall('metric units')
     expect(result.degraded).toBe('failed')
     expect(result.hits[0]?.text).toBe(FACTS[0])
     await expect(engine.recall('metric units', { mode: 'semantic' })).rejects.toMatchObject({
       name: 'EmbedderUnavailableError',
     })
-    expect((await engine.verify()).ok).toBe(true)
+    expect((await engine.inspect.verify()).ok).toBe(true)
     await engine.close()
   })
 })

@@ -43,7 +43,7 @@ describe('a model chain that falls back while loading', () => {
     const name = 'fallback-same-dims'
     const first = await openTestEngine({ name, ...idb, embedder: named(CONFIGURED, 3) })
     for (const text of FACTS) await first.remember(text)
-    await eventually(async () => (await first.stats()).pendingVectors === 0, 'all embedded')
+    await eventually(async () => (await first.inspect.stats()).pendingVectors === 0, 'all embedded')
     await first.close()
 
     const chain = new FallbackEmbedder([
@@ -58,11 +58,14 @@ describe('a model chain that falls back while loading', () => {
     const second = await openTestEngine({ name, ...idb, embedder: chain })
     try {
       await eventually(
-        async () => (await second.stats()).embedder?.state === 'ready',
+        async () => (await second.inspect.stats()).embedder?.state === 'ready',
         'the fallback answers',
       )
-      await eventually(async () => (await second.stats()).pendingVectors === 0, 're-embedded')
-      expect((await second.stats()).embedder?.model).toBe(FALLBACK)
+      await eventually(
+        async () => (await second.inspect.stats()).pendingVectors === 0,
+        're-embedded',
+      )
+      expect((await second.inspect.stats()).embedder?.model).toBe(FALLBACK)
       // The query and the stored vector come from the same model only if it was re-embedded.
       const { hits } = await second.recall(FACTS[0]!, { mode: 'semantic', floor: false, k: 1 })
       expect(hits[0]?.text).toBe(FACTS[0])

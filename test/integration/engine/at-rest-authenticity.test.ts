@@ -80,16 +80,16 @@ describe('authenticity at rest', () => {
     const hits = (await again.recall('wire the refund to IBAN')).hits.map((h) => h.id)
     expect(hits).not.toContain(planted.id)
     expect((await again.list()).items.map((m) => m.id)).toEqual([...ids].reverse())
-    const exported = parseExport(await again.exportMemories())
+    const exported = parseExport(await again.transfer.export())
     expect(exported.ids).toEqual([...ids].sort())
     expect(exported.header).toMatchObject({ count: 3, skipped: [planted.id] })
-    const report = await again.verify()
+    const report = await again.inspect.verify()
     expect(report).toMatchObject({
       ok: false,
       memories: 3,
       unreadable: { count: 1, rows: [{ table: 'memories', id: planted.id }] },
     })
-    expect((await again.stats()).unreadable).toEqual({
+    expect((await again.inspect.stats()).unreadable).toEqual({
       count: 1,
       rows: [{ table: 'memories', id: planted.id }],
     })
@@ -113,10 +113,12 @@ describe('authenticity at rest', () => {
       expect(await again.get(ids[1]!)).toBeUndefined()
       expect((await again.list()).items.map((m) => m.id)).toEqual([ids[2], ids[0]])
       expect(await again.list({ namespace: 'another-tenant' })).toEqual({ items: [] })
-      const exported = parseExport(await again.exportMemories())
+      const exported = parseExport(await again.transfer.export())
       expect(exported.ids).toEqual([ids[0], ids[2]])
       expect(exported.header.skipped).toEqual([ids[1]])
-      expect((await again.verify()).unreadable?.rows).toEqual([{ table: 'memories', id: ids[1] }])
+      expect((await again.inspect.verify()).unreadable?.rows).toEqual([
+        { table: 'memories', id: ids[1] },
+      ])
     },
   )
 
@@ -133,7 +135,7 @@ describe('authenticity at rest', () => {
     })
     const again = await engine({ name: 'flipped', ...env, encryption: SECRET })
     expect((await again.list()).items.map((m) => m.text)).toEqual([FACTS[2], FACTS[0]])
-    const report = await again.verify()
+    const report = await again.inspect.verify()
     expect(report.ok).toBe(false)
     expect(report.unreadable).toEqual({
       count: 2,
@@ -142,11 +144,11 @@ describe('authenticity at rest', () => {
         { table: 'vectors', id: ids[2] },
       ],
     })
-    const exported = parseExport(await again.exportMemories({ vectors: true }))
+    const exported = parseExport(await again.transfer.export({ vectors: true }))
     expect(exported.ids).toEqual([ids[0], ids[2]])
     expect(exported.header).toMatchObject({ count: 2, skipped: [ids[1]] })
     expect(await again.get(ids[0]!)).toMatchObject({ text: FACTS[0] })
-    expect((await again.stats()).unreadable?.rows).toContainEqual({
+    expect((await again.inspect.stats()).unreadable?.rows).toContainEqual({
       table: 'memories',
       id: ids[1],
     })
@@ -171,13 +173,13 @@ describe('authenticity at rest', () => {
       ...env,
       encryption: { passphrase: 'pw', iterations: DEFAULT_KDF_ITERATIONS },
     })
-    await e.lock()
-    await expect(e.unlock({ passphrase: 'pw', iterations: 1 })).rejects.toMatchObject({
+    await e.atRest.lock()
+    await expect(e.atRest.unlock({ passphrase: 'pw', iterations: 1 })).rejects.toMatchObject({
       code: 'BAD_OPTION',
       field: 'secret.iterations',
     })
-    await e.unlock({ passphrase: 'pw' })
-    expect((await e.stats()).atRest).toBe('unlocked')
+    await e.atRest.unlock({ passphrase: 'pw' })
+    expect((await e.inspect.stats()).atRest).toBe('unlocked')
   })
 
   it('opens a memory sealed by the version before and reseals every row bound to its plain fields', async () => {
@@ -199,7 +201,7 @@ describe('authenticity at rest', () => {
     const after = await Promise.all(ids.map((id) => again.get(id)))
     const still = (m: unknown) => ({ ...(m as object), recallCount: 0, lastRecalledAt: 0 })
     expect(after.map(still)).toEqual(before.map(still))
-    expect(await again.verify()).toMatchObject({ ok: true, memories: 3, vectors: 3 })
+    expect(await again.inspect.verify()).toMatchObject({ ok: true, memories: 3, vectors: 3 })
     expect((await again.recall('metric units', { k: 1 })).hits[0]?.id).toBe(ids[0])
     await again.close()
 
@@ -239,7 +241,7 @@ describe('authenticity at rest', () => {
     }
     for (const tab of tabs) {
       expect((await tab.get(ids[2]!))?.text).toBe(FACTS[2])
-      expect(await tab.verify()).toMatchObject({ ok: true, memories: 3 })
+      expect(await tab.inspect.verify()).toMatchObject({ ok: true, memories: 3 })
     }
     const { id } = await tabs[0]!.remember('Written by the first tab after resealing')
     expect((await tabs[1]!.get(id))?.text).toBe('Written by the first tab after resealing')
@@ -314,7 +316,7 @@ describe('the seal format is bound to the key check', () => {
     })
     const again = await engine({ name: 'downgrade', ...env, encryption: SECRET })
     expect(await again.get(ids[0]!)).toBeUndefined()
-    const report = await again.verify()
+    const report = await again.inspect.verify()
     expect(report.ok).toBe(false)
     expect(report.unreadable?.rows).toEqual([{ table: 'memories', id: ids[0] }])
     expect((await again.get(ids[1]!))?.text).toBe(FACTS[1])
@@ -345,7 +347,7 @@ describe('the seal format is bound to the key check', () => {
       await db.table('meta').put({ key: 'at-rest', value: { ...record, check: checkV1(keys) } })
     })
     const first = await engine({ name: 'check-v1-format-2', ...env, encryption: SECRET })
-    expect(await first.verify()).toMatchObject({ ok: true, memories: 3 })
+    expect(await first.inspect.verify()).toMatchObject({ ok: true, memories: 3 })
     await first.close()
     await onDisk(env, 'check-v1-format-2', async (db) => {
       await db.table('memories').put({ ...copy, trust: 'trusted' })
@@ -354,6 +356,8 @@ describe('the seal format is bound to the key check', () => {
     })
     const again = await engine({ name: 'check-v1-format-2', ...env, encryption: SECRET })
     expect(await again.get(ids[0]!)).toBeUndefined()
-    expect((await again.verify()).unreadable?.rows).toEqual([{ table: 'memories', id: ids[0] }])
+    expect((await again.inspect.verify()).unreadable?.rows).toEqual([
+      { table: 'memories', id: ids[0] },
+    ])
   })
 })

@@ -39,14 +39,16 @@ describe('encryption at rest over the worker boundary', () => {
     const encryption = { passphrase: 'over the wire' }
     const memory = await connect(idb, { encryption })
     const { id } = await memory.remember('Sealed across the channel')
-    await memory.lock()
-    expect((await memory.stats()).atRest).toBe('locked')
+    await memory.atRest.lock()
+    expect((await memory.inspect.stats()).atRest).toBe('locked')
     const refused = await memory.get(id).catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(MemoryLockedError)
-    const wrong = await memory.unlock({ passphrase: 'not it' }).catch((error: unknown) => error)
+    const wrong = await memory.atRest
+      .unlock({ passphrase: 'not it' })
+      .catch((error: unknown) => error)
     expect(wrong).toBeInstanceOf(EncryptionError)
     expect(wrong).toMatchObject({ code: 'WRONG_KEY' })
-    await memory.unlock(encryption)
+    await memory.atRest.unlock(encryption)
     expect((await memory.recall('sealed channel', { k: 1 })).hits[0]?.id).toBe(id)
   })
 

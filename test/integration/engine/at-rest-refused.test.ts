@@ -65,7 +65,7 @@ describe.each([
       expect((failure as Error).message).toContain(id)
     }
     await again.forget(id)
-    expect((await again.verify()).unreadable).toBeUndefined()
+    expect((await again.inspect.verify()).unreadable).toBeUndefined()
     const { id: written, status } = await again.remember(FACT)
     expect(status).toBe('created')
     expect((await again.get(written))?.text).toBe(FACT)
@@ -74,7 +74,7 @@ describe.each([
   it('rewrites a page with one refused chunk (refused row blocks its page)', async () => {
     const env = sharedIdb()
     const e = await engine({ name: name('page'), ...env, encryption: SECRET })
-    const page = await e.rememberPage({ title: 'Doc', text: PAGE })
+    const page = await e.pages.remember({ title: 'Doc', text: PAGE })
     await e.close()
     let refused = ''
     await onDisk(env, name('page'), async (db) => {
@@ -85,17 +85,17 @@ describe.each([
     })
     const again = await engine({ name: name('page'), ...env, encryption: SECRET })
     const text = `${PAGE}\n\nOne more paragraph about foxes.`
-    await again.rememberPage({ title: 'Doc', text, pageId: page.pageId })
-    const report = await again.verify()
+    await again.pages.remember({ title: 'Doc', text, pageId: page.pageId })
+    const report = await again.inspect.verify()
     expect(report.unreadable).toBeUndefined()
     expect(report.ok).toBe(true)
-    expect((await again.getPage(page.pageId))?.text).toContain('One more paragraph about foxes.')
+    expect((await again.pages.get(page.pageId))?.text).toContain('One more paragraph about foxes.')
   })
 
   it('forgets a page with one refused chunk, that chunk included', async () => {
     const env = sharedIdb()
     const e = await engine({ name: name('forget-page'), ...env, encryption: SECRET })
-    const page = await e.rememberPage({ title: 'Doc', text: PAGE })
+    const page = await e.pages.remember({ title: 'Doc', text: PAGE })
     await e.close()
     await onDisk(env, name('forget-page'), async (db) => {
       const rows = await db.table('memories').where('pageId').equals(page.pageId).toArray()
@@ -103,8 +103,8 @@ describe.each([
       if (rebuild) await db.table('snapshots').clear()
     })
     const again = await engine({ name: name('forget-page'), ...env, encryption: SECRET })
-    await again.forgetPage(page.pageId)
-    expect(await again.verify()).toMatchObject({ ok: true, memories: 0, vectors: 0 })
+    await again.pages.forget(page.pageId)
+    expect(await again.inspect.verify()).toMatchObject({ ok: true, memories: 0, vectors: 0 })
   })
 })
 
@@ -121,13 +121,13 @@ describe('the open after a refused row', () => {
       await db.table('snapshots').clear()
     })
     e = await engine({ name: 'agree', ...env, encryption: SECRET })
-    expect((await e.stats()).open?.restored).toBe('rebuild')
+    expect((await e.inspect.stats()).open?.restored).toBe('rebuild')
     await e.remember('A write that changes the snapshot')
     await e.close()
     for (let i = 0; i < 2; i++) {
       e = await engine({ name: 'agree', ...env, encryption: SECRET })
-      expect((await e.stats()).open?.restored).toBe('snapshot')
-      expect((await e.verify()).unreadable?.rows).toEqual([{ table: 'memories', id }])
+      expect((await e.inspect.stats()).open?.restored).toBe('snapshot')
+      expect((await e.inspect.verify()).unreadable?.rows).toEqual([{ table: 'memories', id }])
       await e.remember(`Write ${i} after the reopen`)
       await e.close()
     }

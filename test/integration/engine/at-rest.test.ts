@@ -3,7 +3,7 @@ import { EncryptionError, MemoryLockedError } from '../../../src/core/errors.ts'
 import type { AtRestSecret } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { MEMORY_METHODS } from '../../../src/host/protocol.ts'
+import { callMethod, MEMORY_METHOD_PATHS } from '../../../src/host/protocol.ts'
 import { closingEngines } from '../../helpers/engine.ts'
 import { bytesOccur, numericArraysIn, rawRows, sharedIdb, textsIn } from './at-rest-helpers.ts'
 
@@ -42,7 +42,7 @@ async function seeded(name: string, env = sharedIdb(), encryption: AtRestSecret 
 
 /** Waits until the recall log holds `n` entries (it is written off the answer path). */
 async function logged(e: MemoryEngine, n: number) {
-  for (let i = 0; i < 200 && (await e.recallLog()).length < n; i++) {
+  for (let i = 0; i < 200 && (await e.inspect.recallLog()).length < n; i++) {
     await new Promise((r) => setTimeout(r, 5))
   }
 }
@@ -96,9 +96,9 @@ describe('encryption at rest', () => {
     // Only the recall counters moved: close() flushed the one recall's.
     const still = (m: unknown) => ({ ...(m as object), recallCount: 0, lastRecalledAt: 0 })
     expect(after.map(still)).toEqual(before.map(still))
-    expect((await again.stats()).open?.restored).toBe('snapshot')
-    expect((await again.stats()).atRest).toBe('unlocked')
-    expect(await again.verify()).toMatchObject({ ok: true, memories: 3, vectors: 3 })
+    expect((await again.inspect.stats()).open?.restored).toBe('snapshot')
+    expect((await again.inspect.stats()).atRest).toBe('unlocked')
+    expect(await again.inspect.verify()).toMatchObject({ ok: true, memories: 3, vectors: 3 })
     const hits = await again.recall('metric units', { k: 1 })
     expect(hits.hits[0]?.id).toBe(ids[0])
   })
@@ -121,36 +121,39 @@ describe('encryption at rest', () => {
 
   it('refuses every call but unlock, close and stats while locked, then recalls again after unlock', async () => {
     const { e, ids } = await seeded('locking')
-    await e.lock()
-    const api = e as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
-    const open = new Set(['unlock', 'close', 'stats', 'lock'])
-    for (const method of MEMORY_METHODS.filter((m) => !open.has(m))) {
-      await expect(api[method]!.call(e, 'x', {}), method).rejects.toBeInstanceOf(MemoryLockedError)
+    await e.atRest.lock()
+    const open = new Set(['atRest.unlock', 'close', 'inspect.stats', 'atRest.lock'])
+    for (const method of MEMORY_METHOD_PATHS.filter((m) => !open.has(m))) {
+      await expect(callMethod(e, method, ['x', {}]), method).rejects.toBeInstanceOf(
+        MemoryLockedError,
+      )
     }
-    const stats = await e.stats()
+    const stats = await e.inspect.stats()
     expect(stats).toMatchObject({ atRest: 'locked', memories: 3, keywordEntries: 0 })
-    await expect(e.unlock({ passphrase: 'guess' })).rejects.toMatchObject({ code: 'WRONG_KEY' })
+    await expect(e.atRest.unlock({ passphrase: 'guess' })).rejects.toMatchObject({
+      code: 'WRONG_KEY',
+    })
     await expect(e.recall(QUERY)).rejects.toMatchObject({ code: 'LOCKED' })
-    await e.unlock(SECRET)
+    await e.atRest.unlock(SECRET)
     const result = await e.recall('metric units', { k: 1 })
     expect(result.hits[0]?.id).toBe(ids[0])
-    expect((await e.stats()).keywordEntries).toBe(3)
-    expect(await e.verify()).toMatchObject({ ok: true, memories: 3 })
+    expect((await e.inspect.stats()).keywordEntries).toBe(3)
+    expect(await e.inspect.verify()).toMatchObject({ ok: true, memories: 3 })
   })
 
   it('unlocks the writes another tab made while this one was locked', async () => {
     const { e, env } = await seeded('two-tabs')
     const other = await engine({ name: 'two-tabs', ...env, encryption: SECRET })
-    await e.lock()
+    await e.atRest.lock()
     const { id } = await other.remember('Written in the other tab meanwhile')
-    await e.unlock(SECRET)
+    await e.atRest.unlock(SECRET)
     expect((await e.get(id))?.text).toBe('Written in the other tab meanwhile')
     expect((await e.recall('other tab meanwhile', { k: 1 })).hits[0]?.id).toBe(id)
   })
 
   it('refuses a write made while locked and stores nothing of it', async () => {
     const { e, env } = await seeded('locked-write')
-    await e.lock()
+    await e.atRest.lock()
     const before = await rawRows(env, 'locked-write')
     await expect(e.remember('A secret written while locked')).rejects.toBeInstanceOf(
       MemoryLockedError,
@@ -159,7 +162,7 @@ describe('encryption at rest', () => {
       MemoryLockedError,
     )
     expect(await rawRows(env, 'locked-write')).toEqual(before)
-    await e.unlock(SECRET)
+    await e.atRest.unlock(SECRET)
     expect(await e.count()).toBe(3)
   })
 
@@ -182,7 +185,7 @@ describe('encryption at rest', () => {
 
   it('exports plaintext JSONL while unlocked', async () => {
     const { e } = await seeded('export')
-    const jsonl = await e.exportMemories()
+    const jsonl = await e.transfer.export()
     for (const f of FACTS) expect(jsonl).toContain(f.text)
     expect(jsonl).toContain('cooking-secret')
   })
@@ -212,6 +215,6 @@ describe('encryption at rest', () => {
     )
     const plain = await engine({ name: 'was-plain', ...env })
     expect((await plain.get(ids[0]!))?.text).toBe(FACTS[0]!.text)
-    await expect(plain.lock()).rejects.toMatchObject({ code: 'NOT_ENCRYPTED' })
+    await expect(plain.atRest.lock()).rejects.toMatchObject({ code: 'NOT_ENCRYPTED' })
   })
 })

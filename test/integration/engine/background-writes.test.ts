@@ -58,10 +58,10 @@ describe('background writes stay off the answer path', () => {
     await vi.advanceTimersByTimeAsync(COUNTER_FLUSH_MS)
     expect((await snapshotRows('one-flush', idb)).counters).toBeUndefined()
     await vi.advanceTimersByTimeAsync(COUNTER_FLUSH_MS)
-    await memory.recallLog() // the flush has landed
+    await memory.inspect.recallLog() // the flush has landed
     const { counters } = await snapshotRows('one-flush', idb)
     expect(counters?.seq).toBe(1)
     expect((await memory.get(target!.id))?.recallCount).toBe(10)
-    expect(await memory.recallLog({ limit: 20 })).toHaveLength(10)
+    expect(await memory.inspect.recallLog({ limit: 20 })).toHaveLength(10)
   })
 })

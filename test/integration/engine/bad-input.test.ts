@@ -559,7 +559,7 @@ const READS: [string, Call, Expected][] = [
   ['string count filter', (e) => e.count('x' as never), { code: 'BAD_OPTION', field: 'filter' }],
   [
     'a recall-log limit of 0',
-    (e) => e.recallLog({ limit: 0 }),
+    (e) => e.inspect.recallLog({ limit: 0 }),
     { code: 'BAD_OPTION', field: 'limit' },
   ],
   [
@@ -669,22 +669,22 @@ const READS: [string, Call, Expected][] = [
   ],
   [
     'a string recall-log limit',
-    (e) => e.recallLog({ limit: '5' as never }),
+    (e) => e.inspect.recallLog({ limit: '5' as never }),
     { code: 'BAD_OPTION', field: 'limit' },
   ],
   [
     "export vectors: 'yes'",
-    (e) => e.exportMemories({ vectors: 'yes' as never }),
+    (e) => e.transfer.export({ vectors: 'yes' as never }),
     { code: 'BAD_OPTION', field: 'vectors' },
   ],
   [
     'a numeric export namespace',
-    (e) => e.exportMemories({ namespace: 5 as never }),
+    (e) => e.transfer.export({ namespace: 5 as never }),
     { code: 'BAD_OPTION', field: 'namespace' },
   ],
   [
     'a misspelt export option',
-    (e) => e.exportMemories({ vector: true } as never),
+    (e) => e.transfer.export({ vector: true } as never),
     { code: 'BAD_OPTION', field: 'vector', row: 'unknown' },
   ],
 ]
@@ -699,127 +699,127 @@ const good = '{"text":"a fine first line"}'
 const IMPORT: [string, Call, Expected][] = [
   [
     'import of a non-string',
-    (e) => e.importMemories(42 as never),
+    (e) => e.transfer.import(42 as never),
     { name: 'ImportFormatError', line: 0 },
   ],
   [
     'a line that is not JSON',
-    (e) => e.importMemories(`${good}\n{"text": "unclosed`),
+    (e) => e.transfer.import(`${good}\n{"text": "unclosed`),
     { name: 'ImportFormatError', line: 2, match: /not valid JSON/ },
   ],
   [
     'a line that is an array',
-    (e) => e.importMemories(`${good}\n["text"]`),
+    (e) => e.transfer.import(`${good}\n["text"]`),
     { name: 'ImportFormatError', line: 2 },
   ],
   [
     'a line that is a number',
-    (e) => e.importMemories(`${good}\n\n7`),
+    (e) => e.transfer.import(`${good}\n\n7`),
     { name: 'ImportFormatError', line: 3 },
   ],
   [
     'a line without text',
-    (e) => e.importMemories(`${good}\n{"tags":["x"]}`),
+    (e) => e.transfer.import(`${good}\n{"tags":["x"]}`),
     { name: 'ImportFormatError', line: 2, match: /BAD_OPTION/ },
   ],
   [
     'a line whose text has a bidi override',
-    (e) => e.importMemories(`${good}\n{"text":"a \\u202E b"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"a \\u202E b"}`),
     { name: 'ImportFormatError', line: 2, match: /BIDI_CONTROL/ },
   ],
   [
     'a line with an unknown trust',
-    (e) => e.importMemories(`${good}\n{"text":"x","trust":"root"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","trust":"root"}`),
     { name: 'ImportFormatError', line: 2, match: /trust/ },
   ],
   [
     'a header after data',
-    (e) => e.importMemories(`${good}\n${HEADER}`),
+    (e) => e.transfer.import(`${good}\n${HEADER}`),
     { name: 'ImportFormatError', line: 2, match: /header/ },
   ],
   [
     'an unsupported export version',
-    (e) => e.importMemories(`{"format":"engram","version":99}\n${good}`),
+    (e) => e.transfer.import(`{"format":"engram","version":99}\n${good}`),
     { name: 'ImportFormatError', line: 1, match: /version/ },
   ],
   [
     'a vector that is not base64',
-    (e) => e.importMemories(`${HEADER}\n{"text":"x","vector":"!!!"}`),
+    (e) => e.transfer.import(`${HEADER}\n{"text":"x","vector":"!!!"}`),
     { name: 'ImportFormatError', line: 2 },
   ],
   [
     'a vector of a partial float',
-    (e) => e.importMemories(`${HEADER}\n{"text":"x","vector":"AAAA"}`),
+    (e) => e.transfer.import(`${HEADER}\n{"text":"x","vector":"AAAA"}`),
     { name: 'ImportFormatError', line: 2 },
   ],
   [
     'an import batchSize of 0',
-    (e) => e.importMemories(good, { batchSize: 0 }),
+    (e) => e.transfer.import(good, { batchSize: 0 }),
     { code: 'BAD_OPTION', field: 'batchSize' },
   ],
   [
     'string import defaults',
-    (e) => e.importMemories(good, { defaults: 'x' as never }),
+    (e) => e.transfer.import(good, { defaults: 'x' as never }),
     { code: 'BAD_OPTION', field: 'defaults' },
   ],
   [
     'a line whose namespace has a bidi isolate',
-    (e) => e.importMemories(`${good}\n{"text":"x","namespace":"ns\\u2066"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","namespace":"ns\\u2066"}`),
     { name: 'ImportFormatError', line: 2, match: /BIDI_CONTROL\] namespace/ },
   ],
   [
     'a line whose type holds NUL',
-    (e) => e.importMemories(`${good}\n{"text":"x","type":"fact\\u0000"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","type":"fact\\u0000"}`),
     { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] type/ },
   ],
   [
     'a line whose source has a tag character',
-    (e) => e.importMemories(`${good}\n{"text":"x","source":"web\\udb40\\udc41"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","source":"web\\udb40\\udc41"}`),
     { name: 'ImportFormatError', line: 2, match: /HIDDEN_CHARACTER\] source/ },
   ],
   [
     'a line whose meta string holds a bell',
-    (e) => e.importMemories(`${good}\n{"text":"x","meta":{"who":["Ana\\u0007"]}}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","meta":{"who":["Ana\\u0007"]}}`),
     { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] meta\.who\[0\]/ },
   ],
   [
     'a line whose meta is too large',
-    (e) => e.importMemories(`${good}\n{"text":"x","meta":{"blob":"${'x'.repeat(17_000)}"}}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","meta":{"blob":"${'x'.repeat(17_000)}"}}`),
     { name: 'ImportFormatError', line: 2, match: /META_TOO_LARGE/ },
   ],
   [
     'a line with a createdAt that is not a time',
-    (e) => e.importMemories(`${good}\n{"text":"x","createdAt":"yesterday"}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","createdAt":"yesterday"}`),
     { name: 'ImportFormatError', line: 2, match: /createdAt/ },
   ],
   [
     'a line with zero confirmations',
-    (e) => e.importMemories(`${good}\n{"text":"x","confirmations":0}`),
+    (e) => e.transfer.import(`${good}\n{"text":"x","confirmations":0}`),
     { name: 'ImportFormatError', line: 2, match: /confirmations/ },
   ],
   [
     'a misspelt import option',
-    (e) => e.importMemories(good, { batchsize: 10 } as never),
+    (e) => e.transfer.import(good, { batchsize: 10 } as never),
     { code: 'BAD_OPTION', field: 'batchsize', row: 'unknown' },
   ],
   [
     'a vector in import defaults',
-    (e) => e.importMemories(good, { defaults: { vector: new Float32Array(DIMS) } }),
+    (e) => e.transfer.import(good, { defaults: { vector: new Float32Array(DIMS) } }),
     { code: 'BAD_OPTION', field: 'defaults.vector', row: 'unknown' },
   ],
   [
     'a default namespace with a bidi override',
-    (e) => e.importMemories(good, { defaults: { namespace: 'a\u202E' } }),
+    (e) => e.transfer.import(good, { defaults: { namespace: 'a\u202E' } }),
     { code: 'BIDI_CONTROL', field: 'defaults.namespace' },
   ],
   [
     'an unknown default poison policy',
-    (e) => e.importMemories(good, { defaults: { poison: 'maybe' as never } }),
+    (e) => e.transfer.import(good, { defaults: { poison: 'maybe' as never } }),
     { code: 'BAD_OPTION', field: 'defaults.poison' },
   ],
   [
     'a line field that is not one',
-    (e) => e.importMemories(good, { lineFields: ['poison' as never] }),
+    (e) => e.transfer.import(good, { lineFields: ['poison' as never] }),
     { code: 'BAD_OPTION', field: 'lineFields[0]' },
   ],
 ]
@@ -888,11 +888,11 @@ describe('bad input', () => {
         'rejects %s with a typed error and writes nothing',
         async (_label, call, expected) => {
           const passed = inputCase(rowOf(expected))
-          const seq = (await e.stats()).changeSeq
+          const seq = (await e.inspect.stats()).changeSeq
           await expectRejected(call(e, seededId), expected)
-          expect((await e.stats()).changeSeq).toBe(seq)
+          expect((await e.inspect.stats()).changeSeq).toBe(seq)
           expect(await snapshot()).toBe(before)
-          expect((await e.verify()).ok).toBe(true)
+          expect((await e.inspect.verify()).ok).toBe(true)
           passed()
         },
       )

@@ -48,7 +48,7 @@ async function brokenMemory() {
 describe('an open whose index restore fails', () => {
   it('still opens, and stats say the indexes failed and why', async () => {
     const { memory, clock } = await brokenMemory()
-    const stats = await memory.stats()
+    const stats = await memory.inspect.stats()
     expect(stats.open?.restored).toBe('failed')
     expect(stats.memories).toBe(4)
     expect(stats.indexes).toEqual({
@@ -81,13 +81,13 @@ describe('an open whose index restore fails', () => {
     expect((await memory.recall('cello')).degraded).toBe('recency')
     clock.tick(INDEX_RETRY_MS)
     await memory.remember('The owner’s bike is green')
-    const stats = await memory.stats()
+    const stats = await memory.inspect.stats()
     expect(stats.indexes).toBeUndefined()
     expect(stats.keywordEntries).toBe(6)
     const result = await memory.recall('cello Sundays')
     expect(result.degraded).toBeUndefined()
     expect(result.hits[0]).toMatchObject({ id, via: expect.not.stringMatching('recent') })
-    expect(await memory.verify()).toMatchObject({ ok: true })
+    expect(await memory.inspect.verify()).toMatchObject({ ok: true })
   })
 
   it('keeps batches all or nothing, and a repeat a duplicate, while the indexes are unavailable', async () => {
@@ -110,14 +110,14 @@ describe('an open whose index restore fails', () => {
     clock.tick(INDEX_RETRY_MS)
     await memory.recall('parking')
     await memory.catchUp() // waits for the retry queued before it
-    expect((await memory.stats()).indexes).toMatchObject({
+    expect((await memory.inspect.stats()).indexes).toMatchObject({
       attempts: 2,
       lastTriedAt: clock.now,
       since: clock.now - INDEX_RETRY_MS,
     })
     await memory.recall('parking')
     await memory.catchUp()
-    expect((await memory.stats()).indexes?.attempts).toBe(2)
+    expect((await memory.inspect.stats()).indexes?.attempts).toBe(2)
     await repair()
     clock.tick(INDEX_RETRY_MS)
     expect((await memory.recall('parking')).degraded).toBe('recency')
@@ -125,6 +125,6 @@ describe('an open whose index restore fails', () => {
     const result = await memory.recall('parking spot')
     expect(result.degraded).toBeUndefined()
     expect(result.hits[0]?.text).toBe('The parking spot is B12')
-    expect((await memory.stats()).indexes).toBeUndefined()
+    expect((await memory.inspect.stats()).indexes).toBeUndefined()
   })
 })

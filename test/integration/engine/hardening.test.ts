@@ -108,7 +108,7 @@ describe('strings other than the text', () => {
       await expectInvalid(e.update(id, { source: DIRTY.source }), 'BIDI_CONTROL', 'patch.source')
       await expectInvalid(e.update(id, { type: DIRTY.type }), 'CONTROL_CHARACTER', 'patch.type')
       const line = JSON.stringify({ text: 'ok', namespace: DIRTY.namespace })
-      await expect(e.importMemories(line)).rejects.toMatchObject({
+      await expect(e.transfer.import(line)).rejects.toMatchObject({
         name: 'ImportFormatError',
         line: 1,
         message: expect.stringMatching(/HIDDEN_CHARACTER\] namespace/),
@@ -145,7 +145,7 @@ describe('meta', () => {
       await expectInvalid(e.remember('ok', { meta }), 'BAD_META', 'meta.self')
       await expectInvalid(e.remember('ok', { meta: { n: 2n } }), 'BAD_META', 'meta.n')
       await e.remember('A clean memory')
-      await expect(e.exportMemories()).resolves.toMatch(/A clean memory/)
+      await expect(e.transfer.export()).resolves.toMatch(/A clean memory/)
       await e.close()
     },
   )
@@ -245,7 +245,7 @@ describe('options', () => {
       )
       await expectInvalid(e.recall('instructions', { boosts: 1 as never }), 'BAD_OPTION', 'boosts')
       await expectInvalid(e.recall('instructions', { log: null as never }), 'BAD_OPTION', 'log')
-      await expectInvalid(e.exportMemories({ vectors: 'false' as never }), 'BAD_OPTION', 'vectors')
+      await expectInvalid(e.transfer.export({ vectors: 'false' as never }), 'BAD_OPTION', 'vectors')
       const hidden = await e.recall('instructions', { includeFlagged: false })
       expect(hidden.hits.map((h) => h.id)).not.toContain(id)
       const quiet = await e.recall('instructions', { explain: false })
@@ -279,9 +279,9 @@ describe('options', () => {
       await expectInvalid(e.recall('who\u0000is Priya'), 'CONTROL_CHARACTER', 'query')
       await expectInvalid(e.recall('who is \uD800Priya'), 'LONE_SURROGATE', 'query')
       await expectInvalid(e.recall('who is \u202EPriya'), 'BIDI_CONTROL', 'query')
-      expect(await e.recallLog()).toEqual([])
+      expect(await e.inspect.recallLog()).toEqual([])
       await e.recall('who is Priya')
-      expect((await e.recallLog()).map((entry) => entry.query)).toEqual(['who is Priya'])
+      expect((await e.inspect.recallLog()).map((entry) => entry.query)).toEqual(['who is Priya'])
       await e.close()
     },
   )
@@ -298,10 +298,10 @@ describe('options', () => {
         [e.recall('x', { topK: 3 } as never), 'topK'],
         [e.list({ limt: 3 } as never), 'limt'],
         [e.count({ tags: ['x'] } as never), 'tags'],
-        [e.recallLog({ max: 3 } as never), 'max'],
-        [e.exportMemories({ withVectors: true } as never), 'withVectors'],
-        [e.importMemories('{"text":"x"}', { batch: 3 } as never), 'batch'],
-        [e.importMemories('{"text":"x"}', { defaults: { tag: ['x'] } } as never), 'defaults.tag'],
+        [e.inspect.recallLog({ max: 3 } as never), 'max'],
+        [e.transfer.export({ withVectors: true } as never), 'withVectors'],
+        [e.transfer.import('{"text":"x"}', { batch: 3 } as never), 'batch'],
+        [e.transfer.import('{"text":"x"}', { defaults: { tag: ['x'] } } as never), 'defaults.tag'],
       ]
       for (const [call, field] of calls) await expectInvalid(call, 'BAD_OPTION', field)
       expect((await stored(e)).map((m) => m.id)).toEqual([id])

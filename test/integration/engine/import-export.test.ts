@@ -26,7 +26,7 @@ describe('import lines do not override the caller', () => {
     'stored a line claiming tenant-bob in tenant-bob although the caller chose tenant-alice',
     async () => {
       const e = await openTestEngine()
-      await e.importMemories(lines({ text: 'Bob owes rent', namespace: 'tenant-bob' }), {
+      await e.transfer.import(lines({ text: 'Bob owes rent', namespace: 'tenant-bob' }), {
         defaults: { source: 'import', namespace: 'tenant-alice' },
       })
       expect(await e.count({ namespace: 'tenant-bob' })).toBe(0)
@@ -40,7 +40,7 @@ describe('import lines do not override the caller', () => {
     "kept a line's claim of source: 'user' over the caller's source: 'import'",
     async () => {
       const e = await openTestEngine()
-      await e.importMemories(
+      await e.transfer.import(
         lines({ text: 'The owner said so', source: 'user' }, { text: 'No source given' }),
         { defaults: { source: 'import' } },
       )
@@ -53,7 +53,7 @@ describe('import lines do not override the caller', () => {
     'lets a line keep the fields the caller names in lineFields, and fills in lines that say nothing',
     async () => {
       const e = await openTestEngine()
-      await e.importMemories(
+      await e.transfer.import(
         lines(
           { text: 'Line with its own namespace', namespace: 'work', source: 'user' },
           { text: 'Line without one' },
@@ -72,7 +72,7 @@ describe('import lines do not override the caller', () => {
 
   caseOf('caller')('takes every field from the line when the caller sets no defaults', async () => {
     const e = await openTestEngine()
-    await e.importMemories(
+    await e.transfer.import(
       lines({ text: 'A skill', namespace: 'work', type: 'skill', source: 'user', tags: ['Ops'] }),
     )
     expect((await all(e))[0]).toMatchObject({
@@ -89,10 +89,10 @@ describe('import lines do not override the caller', () => {
     async () => {
       const e = await openTestEngine()
       const line = lines({ text: 'Tagged by the file', tags: ['from-file'] })
-      await e.importMemories(line, { defaults: { tags: ['imported'] } })
+      await e.transfer.import(line, { defaults: { tags: ['imported'] } })
       expect((await all(e))[0]?.tags).toEqual(['imported'])
       const other = await openTestEngine()
-      await other.importMemories(line, { defaults: { tags: ['imported'] }, lineFields: ['tags'] })
+      await other.transfer.import(line, { defaults: { tags: ['imported'] }, lineFields: ['tags'] })
       expect((await all(other))[0]?.tags).toEqual(['from-file'])
       await e.close()
       await other.close()
@@ -101,7 +101,7 @@ describe('import lines do not override the caller', () => {
 
   caseOf('caller')("caps a line's trust even when lineFields lets the line choose it", async () => {
     const e = await openTestEngine()
-    await e.importMemories(lines({ text: 'Wire the refund to IBAN X', trust: 'trusted' }), {
+    await e.transfer.import(lines({ text: 'Wire the refund to IBAN X', trust: 'trusted' }), {
       defaults: { trust: 'untrusted' },
       lineFields: ['trust'],
     })
@@ -134,19 +134,19 @@ describe('a round trip keeps every field', () => {
       await e.remember('priya is the owner’s sister-in-law', { namespace: 'family' }) // confirms a
       time.advance(60_000)
       await e.recall('who is Pri', { namespace: 'family' })
-      await e.recallLog() // waits for the recall counters to land
+      await e.inspect.recallLog() // waits for the recall counters to land
       time.advance(60_000)
       await e.update(a.id, { tags: ['family', 'priya', 'in-laws'] })
       const before = await all(e)
       expect(before.find((m) => m.id === a.id)).toMatchObject({ confirmations: 2, recallCount: 1 })
 
       time.advance(90 * 86_400_000)
-      const dump = await e.exportMemories({ vectors: true })
+      const dump = await e.transfer.export({ vectors: true })
       const other = await openTestEngine({ clock: time.clock })
-      const report = await other.importMemories(dump, { trust: 'trusted' })
+      const report = await other.transfer.import(dump, { trust: 'trusted' })
       expect(report).toMatchObject({ lines: 2, created: 2, duplicates: 0 })
       expect(await all(other)).toEqual(before)
-      expect((await other.verify()).ok).toBe(true)
+      expect((await other.inspect.verify()).ok).toBe(true)
       await e.close()
       await other.close()
     },
@@ -155,7 +155,7 @@ describe('a round trip keeps every field', () => {
   caseOf('files')('brings instants a file dates in the future back to now', async () => {
     const now = Date.UTC(2026, 0, 1)
     const e = await openTestEngine({ clock: () => now })
-    await e.importMemories(
+    await e.transfer.import(
       lines({
         text: 'Dated ahead',
         createdAt: now + 1e12,
@@ -182,7 +182,7 @@ describe('reading the file', () => {
   ])('rejected a BOM or CR-only line endings; reads %s', async (_label, jsonl) => {
     const passed = inputCase('files')
     const e = await openTestEngine()
-    expect(await e.importMemories(jsonl)).toMatchObject({ lines: 3, created: 3 })
+    expect(await e.transfer.import(jsonl)).toMatchObject({ lines: 3, created: 3 })
     expect((await all(e)).map((m) => m.text).sort()).toEqual([...texts].sort())
     await e.close()
     passed()
@@ -191,7 +191,7 @@ describe('reading the file', () => {
   caseOf('files')('names the right line of a CR-only file', async () => {
     const e = await openTestEngine()
     const jsonl = `${JSON.stringify({ text: 'ok' })}\r\r{"text": 42}\r`
-    await expect(e.importMemories(jsonl)).rejects.toMatchObject({
+    await expect(e.transfer.import(jsonl)).rejects.toMatchObject({
       name: 'ImportFormatError',
       line: 3,
     })
@@ -223,7 +223,7 @@ describe('export is never blocked by one row', () => {
     'threw for the whole export after one row with a cyclic or BigInt meta; now exports it with what JSON carries',
     async () => {
       const { e, ids } = await withOldRows()
-      const dump = await e.exportMemories()
+      const dump = await e.transfer.export()
       const [header, ...rows] = dump
         .trimEnd()
         .split('\n')
@@ -245,7 +245,7 @@ describe('export is never blocked by one row', () => {
   caseOf('files')('writes an export whose every line an import accepts', async () => {
     const { e } = await withOldRows()
     const other = await openTestEngine()
-    expect(await other.importMemories(await e.exportMemories())).toMatchObject({ created: 3 })
+    expect(await other.transfer.import(await e.transfer.export())).toMatchObject({ created: 3 })
     await e.close()
     await other.close()
   })

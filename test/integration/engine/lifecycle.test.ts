@@ -53,7 +53,7 @@ describe('tiers and expiry', () => {
     expect((await e.list()).items.map((m) => m.id)).toEqual([note.id])
     expect((await e.list({ expired: true })).items.map((m) => m.id)).toEqual([note.id])
     expect((await e.list({ expired: false })).items).toEqual([])
-    expect(await e.exportMemories()).toContain('The parking spot is B12')
+    expect(await e.transfer.export()).toContain('The parking spot is B12')
   })
 
   it('keeps a memory in use alive: a recall into a result restarts its TTL', async () => {

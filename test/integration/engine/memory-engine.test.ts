@@ -150,9 +150,9 @@ describe('MemoryEngine dedup', () => {
 describe('MemoryEngine forget, update and verify', () => {
   it('leaves no trace of a forgotten memory in any table or index', async () => {
     const { e, ids } = await seeded()
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
     await e.forget(ids[0]!)
-    const report = await e.verify()
+    const report = await e.inspect.verify()
     expect(report.ok).toBe(true)
     expect(report.memories).toBe(DEV_FACTS.length - 1)
     expect(report.vectors).toBe(DEV_FACTS.length - 1)
@@ -167,7 +167,7 @@ describe('MemoryEngine forget, update and verify', () => {
     const { e } = await seeded()
     await expect(e.forget('01NOPE')).rejects.toBeInstanceOf(MemoryNotFoundError)
     await expect(e.update('01NOPE', { tags: ['x'] })).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
     expect(await e.count()).toBe(DEV_FACTS.length)
   })
 
@@ -178,7 +178,7 @@ describe('MemoryEngine forget, update and verify', () => {
       tags: ['units'],
     })
     expect(updated.text).toBe('The owner prefers imperial units')
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
     const { hits } = await e.recall('imperial', { mode: 'keyword' })
     expect(hits[0]?.id).toBe(ids[4])
     expect((await e.recall('metric', { mode: 'keyword' })).hits.map((h) => h.id)).not.toContain(
@@ -207,8 +207,8 @@ describe('MemoryEngine persistence', () => {
     const after = await b.recall('auth handler bug', { log: false })
     // Scores may differ by the frequency boost the first recall earned; the fusion may not.
     expect(after.hits.map((h) => [h.id, h.fused])).toEqual(before.hits.map((h) => [h.id, h.fused]))
-    expect((await b.stats()).open?.restored).toBe('snapshot')
-    expect((await b.verify()).ok).toBe(true)
+    expect((await b.inspect.stats()).open?.restored).toBe('snapshot')
+    expect((await b.inspect.verify()).ok).toBe(true)
   })
 
   it('catches a stale snapshot up from the change log', async () => {
@@ -233,10 +233,10 @@ describe('MemoryEngine persistence', () => {
     // Simulate a crash: drop the engine without close(), so no new snapshot is written.
     const c = await MemoryEngine.open({ name: 'stale', ...idb, embedder: new NgramEmbedder() })
     open.push(c, b)
-    const stats = await c.stats()
+    const stats = await c.inspect.stats()
     expect(stats.open?.restored).toBe('snapshot')
     expect(stats.open?.replayed).toBeGreaterThanOrEqual(6)
-    expect((await c.verify()).ok).toBe(true)
+    expect((await c.inspect.verify()).ok).toBe(true)
     const { hits } = await c.recall('FH-2291', { mode: 'keyword' })
     expect(hits[0]?.id).toBe(added[1]!.id)
     expect(
@@ -252,7 +252,7 @@ describe('MemoryEngine persistence', () => {
     await new Promise((r) => setTimeout(r, IDLE_SNAPSHOT_MS + 500))
     const b = await MemoryEngine.open({ name: 'idle', ...idb, embedder: new NgramEmbedder() })
     open.push(b)
-    expect((await b.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
+    expect((await b.inspect.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
   })
 
   it('rebuilds a snapshot made with other options instead of loading it', async () => {
@@ -267,8 +267,8 @@ describe('MemoryEngine persistence', () => {
       keyword: { boost: { text: 1, aliases: 3, tags: 1 } },
     })
     open.push(b)
-    expect((await b.stats()).open?.restored).toBe('rebuild')
-    expect((await b.verify()).ok).toBe(true)
+    expect((await b.inspect.stats()).open?.restored).toBe('rebuild')
+    expect((await b.inspect.verify()).ok).toBe(true)
     expect((await b.recall('--no-verify')).hits[0]?.text).toBe(DEV_FACTS[2])
   })
 })
@@ -320,11 +320,11 @@ describe('MemoryEngine filters, boosts and logs', () => {
     const e = await engine({ recallLogSize: 3 })
     await e.remember('The owner prefers metric units')
     for (const q of ['units', 'metric', 'owner', 'prefers']) await e.recall(q)
-    const log = await e.recallLog()
+    const log = await e.inspect.recallLog()
     expect(log.map((l) => l.query)).toEqual(['prefers', 'owner', 'metric'])
     expect(log[0]?.hits[0]?.explanation).toMatch(/matched/)
-    await e.clearRecallLog()
-    expect(await e.recallLog()).toEqual([])
+    await e.inspect.clearRecallLog()
+    expect(await e.inspect.recallLog()).toEqual([])
   })
 
   it('answers keyword-only, labelled degraded, without an embedder', async () => {
@@ -352,7 +352,7 @@ describe('MemoryEngine list, count, export and import', () => {
 
   it('round-trips an export into another memory, vectors included', async () => {
     const { e } = await seeded()
-    const jsonl = await e.exportMemories({ vectors: true })
+    const jsonl = await e.transfer.export({ vectors: true })
     const header = JSON.parse(jsonl.split('\n')[0]!)
     expect(header).toMatchObject({
       format: 'engram',
@@ -361,14 +361,14 @@ describe('MemoryEngine list, count, export and import', () => {
       dims: 384,
     })
     const other = await engine()
-    const report = await other.importMemories(jsonl)
+    const report = await other.transfer.import(jsonl)
     expect(report).toMatchObject({
       lines: DEV_FACTS.length,
       created: DEV_FACTS.length,
       duplicates: 0,
     })
-    expect((await other.verify()).ok).toBe(true)
-    const again = await other.importMemories(jsonl)
+    expect((await other.inspect.verify()).ok).toBe(true)
+    const again = await other.transfer.import(jsonl)
     expect(again.duplicates).toBe(DEV_FACTS.length)
     expect(await other.count()).toBe(DEV_FACTS.length)
   })
@@ -376,7 +376,7 @@ describe('MemoryEngine list, count, export and import', () => {
   it('rejects an import with a bad line, naming it, and stores nothing', async () => {
     const e = await engine()
     const jsonl = '{"text":"fine line"}\n{"text":"also fine"}\n{"text": 42}\n'
-    await expect(e.importMemories(jsonl)).rejects.toMatchObject({
+    await expect(e.transfer.import(jsonl)).rejects.toMatchObject({
       name: 'ImportFormatError',
       line: 3,
     })
@@ -425,7 +425,7 @@ describe('MemoryEngine bad input', () => {
     await expect(call(e)).rejects.toBeInstanceOf(InvalidInputError)
     await expect(call(e)).rejects.toMatchObject({ code })
     expect(await e.count()).toBe(0)
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it('rejects every call after close with MemoryClosedError', async () => {

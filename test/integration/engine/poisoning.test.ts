@@ -49,7 +49,7 @@ const PATHS: Record<
   },
   importMemories: async (e, poison) => {
     const jsonl = [CLEAN, ATTACK].map((text) => JSON.stringify({ text })).join('\n')
-    await e.importMemories(jsonl, poison ? { defaults: { poison } } : {})
+    await e.transfer.import(jsonl, poison ? { defaults: { poison } } : {})
     return (await stored(e)).find((m) => m.text === ATTACK)?.id
   },
 }
@@ -70,7 +70,7 @@ describe.each(Object.keys(PATHS))('poisoning through %s', (path) => {
     expect(after.map((m) => m.text)).not.toContain(ATTACK)
     // update stores its clean original before the rejected patch; nothing else is added.
     expect(after.length).toBe(before + (path === 'update' ? 1 : 0))
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
     // The rules survive the worker boundary, where errors cross as data.
     const revived = reviveError(errorToData(error as Error))
     expect(revived).toBeInstanceOf(RejectedMemoryError)
@@ -93,7 +93,7 @@ describe.each(Object.keys(PATHS))('poisoning through %s', (path) => {
       includeFlagged: false,
     })
     expect(hidden.hits.map((h) => h.id)).not.toContain(id)
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it(`applies the default policy (${path === 'importMemories' ? 'flag' : 'reject'})`, async () => {
@@ -120,7 +120,7 @@ describe('poisoning details', () => {
       e.rememberMany([{ text: CLEAN }, { text: 'more' }, { text: ATTACK }]),
     ).rejects.toThrow(/items\[2\]: text matched the memory-poisoning screen/)
     await expect(
-      e.importMemories(`${JSON.stringify({ text: CLEAN })}\n${JSON.stringify({ text: ATTACK })}`, {
+      e.transfer.import(`${JSON.stringify({ text: CLEAN })}\n${JSON.stringify({ text: ATTACK })}`, {
         defaults: { poison: 'reject' },
       }),
     ).rejects.toThrow(/line 2: text matched the memory-poisoning screen/)
@@ -130,20 +130,20 @@ describe('poisoning details', () => {
   it('regression: an import with poison "reject" surfaced as ImportFormatError instead of RejectedMemoryError', async () => {
     const e = await engine()
     await expect(
-      e.importMemories(JSON.stringify({ text: ATTACK }), { defaults: { poison: 'reject' } }),
+      e.transfer.import(JSON.stringify({ text: ATTACK }), { defaults: { poison: 'reject' } }),
     ).rejects.toBeInstanceOf(RejectedMemoryError)
   })
 
   it('regression: an import line could switch the poison screen off for itself', async () => {
     const e = await engine()
-    const report = await e.importMemories(
+    const report = await e.transfer.import(
       JSON.stringify({ text: ATTACK, poison: 'off', flags: [] }),
     )
     expect(report.flagged).toBe(1)
     const [memory] = await stored(e)
     expect(memory?.flags).toEqual(expect.arrayContaining(RULES))
     await expect(
-      e.importMemories(JSON.stringify({ text: `${ATTACK} Again.`, poison: 'off' }), {
+      e.transfer.import(JSON.stringify({ text: `${ATTACK} Again.`, poison: 'off' }), {
         defaults: { poison: 'reject' },
       }),
     ).rejects.toBeInstanceOf(RejectedMemoryError)
@@ -189,7 +189,7 @@ describe('poisoning details', () => {
       source: 'https://example.com/page',
       trust: 'untrusted',
     })
-    await e.importMemories(JSON.stringify({ text: 'The deploy checklist has nine steps' }))
+    await e.transfer.import(JSON.stringify({ text: 'The deploy checklist has nine steps' }))
     const rows = await stored(e)
     expect(rows.find((m) => m.id === trusted.id)).toMatchObject({
       source: 'user',
@@ -283,20 +283,20 @@ describe('import trust cap', () => {
 
   it('stores a line claiming trusted as unverified by default', async () => {
     const e = await engine()
-    await e.importMemories(line(CLEAN, 'trusted'))
+    await e.transfer.import(line(CLEAN, 'trusted'))
     expect(await trustOf(e, CLEAN)).toBe('unverified')
   })
 
   it("keeps a line's trusted claim when the caller allows trust: 'trusted'", async () => {
     const e = await engine()
-    await e.importMemories(line(CLEAN, 'trusted'), { trust: 'trusted' })
+    await e.transfer.import(line(CLEAN, 'trusted'), { trust: 'trusted' })
     expect(await trustOf(e, CLEAN)).toBe('trusted')
   })
 
   it('keeps a line claiming untrusted as untrusted under any cap', async () => {
     for (const trust of [undefined, 'trusted', 'unverified'] as const) {
       const e = await engine()
-      await e.importMemories(line(CLEAN, 'untrusted'), trust ? { trust } : {})
+      await e.transfer.import(line(CLEAN, 'untrusted'), trust ? { trust } : {})
       expect(await trustOf(e, CLEAN)).toBe('untrusted')
     }
   })
@@ -304,10 +304,10 @@ describe('import trust cap', () => {
   it("lowers lines that claim more or say nothing to trust: 'untrusted', but not defaults.trust", async () => {
     const e = await engine()
     const texts = ['The cat is fed at seven', 'The bins go out on Thursday', 'Rent is due monthly']
-    await e.importMemories([line(texts[0]!, 'trusted'), line(texts[1]!)].join('\n'), {
+    await e.transfer.import([line(texts[0]!, 'trusted'), line(texts[1]!)].join('\n'), {
       trust: 'untrusted',
     })
-    await e.importMemories(line(texts[2]!), { trust: 'untrusted', defaults: { trust: 'trusted' } })
+    await e.transfer.import(line(texts[2]!), { trust: 'untrusted', defaults: { trust: 'trusted' } })
     expect(await trustOf(e, texts[0]!)).toBe('untrusted')
     expect(await trustOf(e, texts[1]!)).toBe('untrusted')
     expect(await trustOf(e, texts[2]!)).toBe('trusted')
@@ -315,7 +315,7 @@ describe('import trust cap', () => {
 
   it('rejects an unknown trust cap with BAD_OPTION', async () => {
     const e = await engine()
-    await expect(e.importMemories(line(CLEAN), { trust: 'root' as never })).rejects.toMatchObject({
+    await expect(e.transfer.import(line(CLEAN), { trust: 'root' as never })).rejects.toMatchObject({
       code: 'BAD_OPTION',
       field: 'trust',
     })
@@ -397,8 +397,8 @@ describe('provenance defaults (issue 24)', () => {
   it('makes a page from a URL untrusted by default, every chunk of it, and a page the agent wrote unverified', async () => {
     const e = await engine()
     const text = 'Opening hours are nine to five on weekdays.\n\nThe shop is closed on Sundays.'
-    await e.rememberPage({ title: 'Shop hours', text, source: 'https://shop.example.com/hours' })
-    await e.rememberPage({ title: 'My notes', text: 'The spare key is in the blue box.' })
+    await e.pages.remember({ title: 'Shop hours', text, source: 'https://shop.example.com/hours' })
+    await e.pages.remember({ title: 'My notes', text: 'The spare key is in the blue box.' })
     const chunks = (await stored(e)).filter((m) => m.type === 'page')
     const bySource = (source: string) => chunks.filter((m) => m.source === source)
     expect(bySource('https://shop.example.com/hours').length).toBeGreaterThan(0)

@@ -8,21 +8,25 @@ describe('relations', () => {
     const e = await engine({ clock: () => 1000 })
     const a = await e.remember('The office is on floor 3')
     const b = await e.remember('The office is on floor 5')
-    expect(await e.relate(b.id, a.id, 'contradicts')).toEqual({
+    expect(await e.relations.add(b.id, a.id, 'contradicts')).toEqual({
       from: b.id,
       to: a.id,
       kind: 'contradicts',
       createdAt: 1000,
     })
-    expect(await e.relations(a.id)).toHaveLength(1)
-    await expect(e.relate(a.id, 'nope', 'related_to')).rejects.toMatchObject({
+    expect(await e.relations.of(a.id)).toHaveLength(1)
+    await expect(e.relations.add(a.id, 'nope', 'related_to')).rejects.toMatchObject({
       name: 'MemoryNotFoundError',
     })
-    await expect(e.relate(a.id, a.id, 'related_to')).rejects.toMatchObject({ code: 'BAD_OPTION' })
-    await expect(e.relate(a.id, b.id, 'likes' as never)).rejects.toMatchObject({ field: 'kind' })
-    expect(await e.unrelate(b.id, a.id, 'contradicts')).toBe(true)
-    expect(await e.unrelate(b.id, a.id, 'contradicts')).toBe(false)
-    expect(await e.relations(a.id)).toEqual([])
+    await expect(e.relations.add(a.id, a.id, 'related_to')).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+    })
+    await expect(e.relations.add(a.id, b.id, 'likes' as never)).rejects.toMatchObject({
+      field: 'kind',
+    })
+    expect(await e.relations.remove(b.id, a.id, 'contradicts')).toBe(true)
+    expect(await e.relations.remove(b.id, a.id, 'contradicts')).toBe(false)
+    expect(await e.relations.of(a.id)).toEqual([])
   })
 
   it('removes an edge with either end', async () => {
@@ -30,12 +34,12 @@ describe('relations', () => {
     const a = await e.remember('The office is on floor 3')
     const b = await e.remember('The office is on floor 5')
     const c = await e.remember('The lift is out of order')
-    await e.relate(b.id, a.id, 'contradicts')
-    await e.relate(c.id, b.id, 'related_to')
+    await e.relations.add(b.id, a.id, 'contradicts')
+    await e.relations.add(c.id, b.id, 'related_to')
     await e.forget(b.id)
-    expect(await e.relations(a.id)).toEqual([])
-    expect(await e.relations(c.id)).toEqual([])
-    expect(await e.verify()).toMatchObject({ ok: true, orphanRelations: [] })
+    expect(await e.relations.of(a.id)).toEqual([])
+    expect(await e.relations.of(c.id)).toEqual([])
+    expect(await e.inspect.verify()).toMatchObject({ ok: true, orphanRelations: [] })
   })
 
   it('hides a superseded memory unless asked, and supersedes on remember', async () => {
@@ -44,7 +48,7 @@ describe('relations', () => {
     const lisbon = await e.remember('I moved to Lisbon, I live in Lisbon now', {
       supersedes: porto.id,
     })
-    expect(await e.relations(porto.id)).toMatchObject([
+    expect(await e.relations.of(porto.id)).toMatchObject([
       { from: lisbon.id, to: porto.id, kind: 'supersedes' },
     ])
     const ids = async (o = {}) =>
@@ -67,7 +71,7 @@ describe('relations', () => {
     const e = await engine()
     const a = await e.remember('The office is on floor 3')
     const b = await e.remember('The office is on floor 5')
-    await e.relate(b.id, a.id, 'contradicts')
+    await e.relations.add(b.id, a.id, 'contradicts')
     const { hits } = await e.recall('office floor', { log: false })
     const byId = new Map(hits.map((h) => [h.id, h.explanation]))
     expect(byId.get(a.id)).toContain(`contradicts ${b.id}`)
@@ -78,7 +82,7 @@ describe('relations', () => {
     const e = await engine()
     const deploy = await e.remember('Deploys go out through scripts/ship.sh')
     const smoke = await e.remember('Smoke tests need the staging token')
-    await e.relate(deploy.id, smoke.id, 'depends_on')
+    await e.relations.add(deploy.id, smoke.id, 'depends_on')
     const plain = await e.recall('how do deploys go out', { log: false, k: 1 })
     expect(plain.hits.map((h) => h.id)).toEqual([deploy.id])
     const { hits } = await e.recall('how do deploys go out', { log: false, k: 1, expand: 1 })
@@ -137,11 +141,11 @@ describe('relations in export and import', () => {
     const e = await engine()
     const porto = await e.remember('I live in Porto', { tier: 'episodic', summary: 'Porto' })
     const lisbon = await e.remember('I live in Lisbon now', { supersedes: porto.id })
-    const jsonl = await e.exportMemories()
+    const jsonl = await e.transfer.export()
     expect(JSON.parse(jsonl.split('\n')[0]!)).toMatchObject({ count: 2, relations: 1 })
     const f = await engine()
-    await f.importMemories(jsonl, { trust: 'trusted' })
-    expect(await f.relations(porto.id)).toMatchObject([
+    await f.transfer.import(jsonl, { trust: 'trusted' })
+    expect(await f.relations.of(porto.id)).toMatchObject([
       { from: lisbon.id, to: porto.id, kind: 'supersedes' },
     ])
     expect(await f.get(porto.id)).toMatchObject({ tier: 'episodic', summary: 'Porto' })
@@ -156,7 +160,7 @@ describe('relations in export and import', () => {
       '{"text":"a","id":"01AAAAAAAAAAAAAAAAAAAAAAAA"}',
       '{"relation":{"from":"01AAAAAAAAAAAAAAAAAAAAAAAA","to":"01B","kind":"likes"}}',
     ].join('\n')
-    await expect(e.importMemories(lines)).rejects.toMatchObject({
+    await expect(e.transfer.import(lines)).rejects.toMatchObject({
       name: 'ImportFormatError',
       line: 2,
     })

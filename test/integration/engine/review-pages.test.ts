@@ -21,32 +21,32 @@ describe('review of pages', () => {
   it('never merges the chunks of a page, even byte-identical ones', async () => {
     const e = await engine()
     const text = repetitivePage()
-    const stored = await e.rememberPage({ title: 'Guide', text })
-    const before = await e.getPage(stored.pageId)
+    const stored = await e.pages.remember({ title: 'Guide', text })
+    const before = await e.pages.get(stored.pageId)
     expect(before?.text).toBe(text)
     const report = await e.review()
     expect(report.merged).toEqual([])
     expect(report.scanned).toBe(stored.chunks)
-    const after = await e.getPage(stored.pageId)
+    const after = await e.pages.get(stored.pageId)
     expect(after?.chunks).toBe(stored.chunks)
     expect(after?.text).toBe(text)
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it('archives and removes a page as a whole, by the last use of any of its chunks', async () => {
     const clock = manualClock()
     const e = await engine({ clock: clock.read })
     const text = guide(4, 3)
-    const { pageId, chunks } = await e.rememberPage({ title: 'Guide', text })
+    const { pageId, chunks } = await e.pages.remember({ title: 'Guide', text })
     // Eighty days on, one section changes: its new chunk is written (used) then, the rest not.
     clock.tick(80 * DAY_MS)
     const edited = text.replace('## Section 3\n\n', '## Section 3\n\nOne new opening line.\n\n')
-    const update = await e.rememberPage({ title: 'Guide', text: edited, pageId })
+    const update = await e.pages.remember({ title: 'Guide', text: edited, pageId })
     expect(update.status).toBe('updated')
     clock.tick(15 * DAY_MS)
     const early = await e.review()
     expect(early).toMatchObject({ archived: [], removed: [], flagged: [], merged: [] })
-    expect((await e.getPage(pageId))?.text).toBe(edited)
+    expect((await e.pages.get(pageId))?.text).toBe(edited)
     clock.tick(80 * DAY_MS)
     const late = await e.review()
     const ids = (await e.list({ type: 'page', limit: 100 })).items
@@ -56,16 +56,16 @@ describe('review of pages', () => {
     clock.tick(8 * DAY_MS)
     const gone = await e.review()
     expect(gone.removed.length).toBe(update.chunks)
-    expect(await e.getPage(pageId)).toBeUndefined()
-    expect(await e.listPages()).toEqual([])
-    expect((await e.verify()).ok).toBe(true)
+    expect(await e.pages.get(pageId)).toBeUndefined()
+    expect(await e.pages.list()).toEqual([])
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it('takes feedback on one chunk as feedback on its page, so review never splits the page', async () => {
     const clock = manualClock()
     const e = await engine({ clock: clock.read })
     const text = guide(4, 3)
-    const { pageId, chunks } = await e.rememberPage({ title: 'Guide', text })
+    const { pageId, chunks } = await e.pages.remember({ title: 'Guide', text })
     const rows = (await e.list({ type: 'page', limit: 100 })).items
     const second = rows.find((m) => m.chunk === 1)!
     await e.feedback(second.id, 'outdated')
@@ -73,10 +73,10 @@ describe('review of pages', () => {
     expect(after.every((m) => m.expiresAt === clock.now)).toBe(true)
     clock.tick(DAY_MS)
     expect((await e.review()).archived).toHaveLength(chunks)
-    expect((await e.getPage(pageId))?.text).toBe(text)
+    expect((await e.pages.get(pageId))?.text).toBe(text)
     clock.tick(8 * DAY_MS)
     expect((await e.review()).removed).toHaveLength(chunks)
-    expect(await e.getPage(pageId)).toBeUndefined()
+    expect(await e.pages.get(pageId)).toBeUndefined()
   })
 
   it('gives a merged memory the lowest trust of the two it was made from', async () => {

@@ -33,7 +33,7 @@ describe('review', () => {
     expect(second.removed).toEqual([note.id])
     expect(await e.get(note.id)).toBeUndefined()
     expect(await e.get(kept.id)).toBeDefined()
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it('flags memories whose confidence fell low, for list({ needsReview: true })', async () => {
@@ -59,7 +59,7 @@ describe('review', () => {
     expect(report.merged[0]!.similarity).toBeGreaterThanOrEqual(0.97)
     expect(await e.get(b)).toBeUndefined()
     expect((await e.get(a))?.confirmations).toBe(2)
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
   })
 
   it('promotes a working memory that keeps being recalled', async () => {

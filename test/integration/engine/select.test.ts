@@ -149,8 +149,8 @@ describe('recall select hook', () => {
   it('logs the selected hits without the hook', async () => {
     const { engine, fused } = await seeded()
     await engine.recall('deploy', { k: 5, select: () => [fused[4]!.id] })
-    await vi.waitFor(async () => expect(await engine.recallLog()).toHaveLength(1))
-    const [entry] = await engine.recallLog()
+    await vi.waitFor(async () => expect(await engine.inspect.recallLog()).toHaveLength(1))
+    const [entry] = await engine.inspect.recallLog()
     expect(entry!.hits.map((h) => h.id)).toEqual([fused[4]!.id])
     expect(entry!.options).not.toHaveProperty('select')
   })

@@ -43,21 +43,21 @@ describe('the catalogue saved with the snapshot', () => {
     db.close()
     expect(names).toEqual(['indexes', 'indexes-catalogue', 'recall-counters'])
     const second = await engine({ name: 'catalogue-saved', ...idb })
-    expect((await second.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
+    expect((await second.inspect.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
     const held = await recalled(second, 'metric units', ids[1]!)
     expect(held).toEqual(rows.find((r) => r.id === ids[1]))
     expect(held?.recallCount).toBe(1)
-    expect((await second.verify()).ok).toBe(true)
+    expect((await second.inspect.verify()).ok).toBe(true)
   })
 
   it('is read from the table instead when counters were flushed after the snapshot', async () => {
     const { idb, ids } = await closedMemory('catalogue-counters')
     const second = await engine({ name: 'catalogue-counters', ...idb })
     await second.recall('metric units', { mode: 'keyword' })
-    await second.recallLog() // waits for the counter flush
+    await second.inspect.recallLog() // waits for the counter flush
     // A tab killed here leaves the snapshot of the first close and counters it does not hold.
     const third = await engine({ name: 'catalogue-counters', ...idb })
-    expect((await third.stats()).open?.restored).toBe('snapshot')
+    expect((await third.inspect.stats()).open?.restored).toBe('snapshot')
     expect((await recalled(third, 'metric units', ids[1]!))?.recallCount).toBe(2)
   })
 
@@ -69,13 +69,13 @@ describe('the catalogue saved with the snapshot', () => {
     await second.forget(ids[0]!)
     // No close: the snapshot still says what the first close saw.
     const third = await engine({ name: 'catalogue-replay', ...idb })
-    expect((await third.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 3 })
+    expect((await third.inspect.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 3 })
     expect((await recalled(third, 'imperial units', ids[1]!))?.text).toBe(
       'The owner prefers imperial units',
     )
     expect(await recalled(third, 'metric system schools', added.id)).toBeDefined()
     expect(await recalled(third, 'scripts ship', ids[0]!)).toBeUndefined()
-    expect((await third.verify()).ok).toBe(true)
+    expect((await third.inspect.verify()).ok).toBe(true)
   })
 
   it('falls back to a rebuild when the table holds a memory the catalogue does not', async () => {
@@ -86,9 +86,9 @@ describe('the catalogue saved with the snapshot', () => {
     await db.memories.put({ ...row, id: '01J00000000000000000000000', key: 'other key' })
     db.close()
     const second = await engine({ name: 'catalogue-extra', ...idb })
-    expect((await second.stats()).open?.restored).toBe('rebuild')
-    expect((await second.stats()).memories).toBe(FACTS.length + 1)
-    expect((await second.verify()).ok).toBe(true)
+    expect((await second.inspect.stats()).open?.restored).toBe('rebuild')
+    expect((await second.inspect.stats()).memories).toBe(FACTS.length + 1)
+    expect((await second.inspect.verify()).ok).toBe(true)
   })
 
   it('is read from the table when the catalogue row is damaged or from another save', async () => {
@@ -101,7 +101,7 @@ describe('the catalogue saved with the snapshot', () => {
     await db.memories.put({ ...row, confirmations: 7 })
     db.close()
     const second = await engine({ name: 'catalogue-damaged', ...idb })
-    expect((await second.stats()).open?.restored).toBe('snapshot')
+    expect((await second.inspect.stats()).open?.restored).toBe('snapshot')
     expect((await recalled(second, 'metric units', ids[1]!))?.confirmations).toBe(7)
     await second.close()
     // A catalogue row stamped for another snapshot than the index image beside it.
@@ -110,6 +110,6 @@ describe('the catalogue saved with the snapshot', () => {
     db2.close()
     const third = await engine({ name: 'catalogue-damaged', ...idb })
     expect((await recalled(third, 'metric units', ids[1]!))?.confirmations).toBe(7)
-    expect((await third.verify()).ok).toBe(true)
+    expect((await third.inspect.verify()).ok).toBe(true)
   })
 })

@@ -31,11 +31,11 @@ describe('verify of pages', () => {
     const idb = freshIdb()
     const name = `verify-pages-${Math.random().toString(36).slice(2)}`
     const e = await engine({ name, ...idb })
-    const renumbered = await e.rememberPage({ title: 'One', text: guide(3, 3) })
-    const rehashed = await e.rememberPage({ title: 'Two', text: guide(3, 3, 7) })
-    const whole = await e.rememberPage({ title: 'Three', text: guide(3, 3, 11) })
+    const renumbered = await e.pages.remember({ title: 'One', text: guide(3, 3) })
+    const rehashed = await e.pages.remember({ title: 'Two', text: guide(3, 3, 7) })
+    const whole = await e.pages.remember({ title: 'Three', text: guide(3, 3, 11) })
     expect(renumbered.chunks).toBeGreaterThan(2)
-    expect((await e.verify()).ok).toBe(true)
+    expect((await e.inspect.verify()).ok).toBe(true)
     await tamper(idb.indexedDB as IDBFactory, name, (rows) => {
       const one = rows.find((r) => r.pageId === renumbered.pageId && r.chunk === 1)!
       const two = rows.find((r) => r.pageId === rehashed.pageId && r.chunk === 0)!
@@ -44,7 +44,7 @@ describe('verify of pages', () => {
         { ...two, page: { ...two.page!, hash: '0123456789abcdef' } },
       ]
     })
-    const report = await e.verify()
+    const report = await e.inspect.verify()
     expect(report.ok).toBe(false)
     expect(report.brokenPages).toEqual([renumbered.pageId, rehashed.pageId].sort())
     expect(report.brokenPages).not.toContain(whole.pageId)

@@ -261,7 +261,7 @@ describe('the model chain', { timeout: 60_000 }, () => {
       })
       expect(degraded).toBeUndefined()
       expect(hits[0]?.text).toBe('I prefer metric units')
-      const stats = await engine.stats()
+      const stats = await engine.inspect.stats()
       expect(stats.vectors).toBe(6)
       expect(stats.embedder?.fallback).toMatchObject({
         from: 'Xenova/bge-small-en-v1.5',

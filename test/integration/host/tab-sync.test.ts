@@ -53,7 +53,7 @@ describe('tab sync', () => {
       .toBe(id)
     // The other tab's listeners hear about the replayed change, so its lists can refresh.
     expect(changes.length).toBeGreaterThan(0)
-    expect((await b.verify()).ok).toBe(true)
+    expect((await b.inspect.verify()).ok).toBe(true)
   })
 
   it('the same fact remembered in both tabs at once is stored once', async () => {

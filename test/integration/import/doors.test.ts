@@ -48,11 +48,11 @@ describe('importFrom over the client door', () => {
     const other = await client()
     const back = await importFrom(other, await exportMarkdown(memory))
     expect(back).toMatchObject({ format: 'markdown', created: 3 })
-    expect((await other.listPages()).map((p) => p.title).sort()).toEqual(
-      (await memory.listPages()).map((p) => p.title).sort(),
+    expect((await other.pages.list()).map((p) => p.title).sort()).toEqual(
+      (await memory.pages.list()).map((p) => p.title).sort(),
     )
     expect(await undoImport(memory, 'b')).toEqual({ pages: 1, facts: 0 })
-    expect((await memory.listPages()).map((p) => p.title).sort()).toEqual([
+    expect((await memory.pages.list()).map((p) => p.title).sort()).toEqual([
       'Sourdough starter',
       'Three days in Lisbon',
     ])

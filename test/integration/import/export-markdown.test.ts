@@ -13,8 +13,8 @@ const chatgpt = readFileSync(
 )
 
 async function pages(memory: MemoryApi): Promise<StoredPage[]> {
-  const list = await memory.listPages()
-  const out = await Promise.all(list.map(async (p) => (await memory.getPage(p.pageId))!))
+  const list = await memory.pages.list()
+  const out = await Promise.all(list.map(async (p) => (await memory.pages.get(p.pageId))!))
   return out.sort((a, b) => a.title.localeCompare(b.title))
 }
 
@@ -28,7 +28,7 @@ describe('exportMarkdown', () => {
     const [lisbon] = (await memory.list({ type: 'page', limit: 1000 })).items.filter(
       (m) => m.chunk === 0 && m.page?.title === 'Three days in Lisbon',
     )
-    await memory.relate(lisbon!.id, fact.id, 'related_to')
+    await memory.relations.add(lisbon!.id, fact.id, 'related_to')
     const files = unzipSync(await exportMarkdown(memory))
     expect(Object.keys(files).sort()).toEqual([
       'facts.md',
@@ -54,7 +54,7 @@ describe('exportMarkdown', () => {
   it('reads back through the Markdown importer with the same texts, titles, tags and dates', async () => {
     const source = await open()
     await importFrom(source, chatgpt)
-    await source.rememberPage({
+    await source.pages.remember({
       title: 'Bike repair',
       text: '# Brakes\n\nAdjust the cable first.\n\n## Pads\n\nReplace at 1 mm.',
       tags: ['bike', 'howto'],

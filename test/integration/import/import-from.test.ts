@@ -25,8 +25,8 @@ async function rows(memory: MemoryApi): Promise<Memory[]> {
 }
 
 async function pageTexts(memory: MemoryApi): Promise<string[]> {
-  const pages = await memory.listPages()
-  return Promise.all(pages.map(async (p) => (await memory.getPage(p.pageId))!.text))
+  const pages = await memory.pages.list()
+  return Promise.all(pages.map(async (p) => (await memory.pages.get(p.pageId))!.text))
 }
 
 function streamOf(text: string, piece = 97): ReadableStream<Uint8Array> {
@@ -60,8 +60,8 @@ describe('importFrom a ChatGPT export', () => {
   it('keeps titles, roles and the source dates, tags the origin and the import, and marks the page untrusted', async () => {
     const memory = await open()
     await importFrom(memory, chatgpt, { importId: 'gpt-2' })
-    const lisbon = (await memory.listPages()).find((p) => p.title === 'Three days in Lisbon')!
-    const page = (await memory.getPage(lisbon.pageId))!
+    const lisbon = (await memory.pages.list()).find((p) => p.title === 'Three days in Lisbon')!
+    const page = (await memory.pages.get(lisbon.pageId))!
     expect(page.text).toMatch(/^## User, 2024-01-15 10:00 UTC\n\nPlan three days/)
     expect(page.text).toContain('## Assistant, 2024-01-15 11:00 UTC')
     expect(page.createdAt).toBe(1705312800123)
@@ -107,7 +107,7 @@ describe('importFrom a ChatGPT export', () => {
     newer.push({ ...fresh, conversation_id: 'c-new', id: 'c-new', title: 'Brand new chat' })
     const third = await importFrom(memory, JSON.stringify(newer))
     expect(third).toMatchObject({ read: 3, created: 1, updated: 1, unchanged: 1 })
-    expect((await memory.listPages()).map((p) => p.title).sort()).toEqual([
+    expect((await memory.pages.list()).map((p) => p.title).sort()).toEqual([
       'Brand new chat',
       'Sourdough starter',
       'Three days in Lisbon',
@@ -147,7 +147,7 @@ describe('importFrom a ChatGPT export', () => {
     expect(error).toBeInstanceOf(ImportFormatError)
     expect((error as ImportFormatError).line).toBe(2)
     expect((error as Error).message).toContain('ChatGPT conversation 2 ("Sourdough starter")')
-    expect((await memory.listPages()).map((p) => p.title)).toEqual(['Three days in Lisbon'])
+    expect((await memory.pages.list()).map((p) => p.title)).toEqual(['Three days in Lisbon'])
 
     const cut = chatgpt.slice(0, chatgpt.indexOf('Feed the rye'))
     const truncated = await importFrom(await open(), cut).catch((e: unknown) => e)
@@ -199,8 +199,8 @@ describe('importFrom a Claude export', () => {
     const report = await importFrom(memory, claude)
     expect(report).toMatchObject({ format: 'claude', created: 1 })
     expect(report.detected).toContain('Claude export')
-    const [info] = await memory.listPages()
-    const page = (await memory.getPage(info!.pageId))!
+    const [info] = await memory.pages.list()
+    const page = (await memory.pages.get(info!.pageId))!
     expect(page.title).toBe('Greenhouse tomatoes')
     expect(page.text).toContain('## Attachment, 2024-03-02 09:15 UTC\n\nwatering-log.txt')
     expect(page.text).toContain('## User, 2024-03-02 09:15 UTC\n\nMy greenhouse tomatoes')
@@ -233,10 +233,10 @@ describe('importFrom Markdown notes', () => {
     const memory = await open()
     const report = await importFrom(memory, noteFiles())
     expect(report).toMatchObject({ format: 'markdown', read: 3, created: 3, relations: 3 })
-    const pages = await memory.listPages()
+    const pages = await memory.pages.list()
     const byTitle = Object.fromEntries(
       await Promise.all(
-        pages.map(async (p) => [p.title, (await memory.getPage(p.pageId))!] as const),
+        pages.map(async (p) => [p.title, (await memory.pages.get(p.pageId))!] as const),
       ),
     )
     expect(Object.keys(byTitle).sort()).toEqual(['Lisbon', 'Packing list', 'Porto'])
@@ -249,7 +249,7 @@ describe('importFrom Markdown notes', () => {
     expect(all.every((m) => m.trust === 'unverified')).toBe(true)
     const first = (title: string) =>
       all.find((m) => m.pageId === byTitle[title]!.pageId && m.chunk === 0)!.id
-    const edges = await memory.relations(first('Lisbon'))
+    const edges = await memory.relations.of(first('Lisbon'))
     expect(edges.map((e) => [e.from, e.to, e.kind]).sort()).toEqual(
       [
         [first('Lisbon'), first('Porto'), 'related_to'],
@@ -279,7 +279,7 @@ describe('undoImport', () => {
       extract: (c) => [{ text: `The user talked about ${c.title}` }],
     })
     expect(await undoImport(memory, 'gpt-1')).toEqual({ pages: 2, facts: 2 })
-    expect((await memory.listPages()).map((p) => p.title).sort()).toEqual([
+    expect((await memory.pages.list()).map((p) => p.title).sort()).toEqual([
       'Lisbon',
       'Packing list',
       'Porto',

@@ -63,7 +63,7 @@ describe('concurrency and load', () => {
     })
     for (const m of memories) expect(m.confirmations).toBe(calls.get(m.id))
     expect(results.filter((r) => r.status === 'created')).toHaveLength(distinct)
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
     await e.close()
     tally(
       {
@@ -98,7 +98,7 @@ describe('concurrency and load', () => {
         const { hits } = await engine.recall(text, { k: 1, log: false })
         expect(hits[0]?.id).toBe(other[i]!.id)
       }
-      expectVerified(await engine.verify())
+      expectVerified(await engine.inspect.verify())
     }
     const { memories } = await readTables('two-tabs', idb)
     for (const m of memories) expect(m.confirmations).toBe(2)
@@ -128,8 +128,8 @@ describe('concurrency and load', () => {
     expect(ra.map((r) => r.id)).toEqual(rb.map((r) => r.id))
     await Promise.all([a.catchUp(), b.catchUp()])
     expect(await a.count()).toBe(60)
-    expectVerified(await a.verify())
-    expectVerified(await b.verify())
+    expectVerified(await a.inspect.verify())
+    expectVerified(await b.inspect.verify())
     await Promise.all([a.close(), b.close()])
     tally(
       {

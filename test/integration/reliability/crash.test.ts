@@ -79,7 +79,7 @@ describe('worker terminated mid-write', () => {
       // `doomed` is abandoned: no close(), its connection stays as the dead worker left it.
       const revived = await openEngine(name, idb)
       await survival.check(async () => {
-        const report = await revived.verify()
+        const report = await revived.inspect.verify()
         const tables = await readTables(name, idb)
         const missing = ack.lost(tables)
         const half = halfWritten(tables)
@@ -91,7 +91,7 @@ describe('worker terminated mid-write', () => {
         // The revived memory is fully usable.
         const next = await settled(revived.remember(`after the crash ${i}`))
         expect(next).toMatchObject({ ok: true })
-        expectVerified(await revived.verify())
+        expectVerified(await revived.inspect.verify())
       })
       await revived.close().catch(() => {})
     }

@@ -40,7 +40,7 @@ const OPERATIONS: Record<string, (e: MemoryEngine, ids: string[]) => Promise<unk
   'update (tags only)': (e, ids) => e.update(ids[2]!, { tags: ['relabelled'] }),
   forget: (e, ids) => e.forget(ids[3]!),
   import: (e) =>
-    e.importMemories(
+    e.transfer.import(
       [fact(500), fact(501), fact(2)].map((text) => JSON.stringify({ text })).join('\n'),
     ),
 }
@@ -104,12 +104,12 @@ async function sweepOnce(
       expect(error).toBeInstanceOf(EXPECTED_ERROR[kind])
       expect(after).toEqual(before)
     }
-    expectVerified(await engine.verify())
+    expectVerified(await engine.inspect.verify())
     if (firedInCall) {
       // Still usable after the fault: a new write lands and agrees.
       faults.disarm()
       const follow = await engine.remember(fact(900))
-      expectVerified(await engine.verify())
+      expectVerified(await engine.inspect.verify())
       expect(await engine.get(follow.id)).toBeDefined()
     }
     // A fault not spent on the call hits close() (its snapshot): close still resolves.
@@ -119,10 +119,10 @@ async function sweepOnce(
     // Everything there after the call (seeds included) is still there after close().
     expect(content(tables)).toEqual(expect.arrayContaining(after))
     const reopened = await openEngine(name, idb)
-    expectVerified(await reopened.verify())
+    expectVerified(await reopened.inspect.verify())
     expect(await reopened.count()).toBe(tables.memories.length)
     const again = await reopened.remember(fact(901))
-    expectVerified(await reopened.verify())
+    expectVerified(await reopened.inspect.verify())
     expect(await reopened.get(again.id)).toBeDefined()
     await reopened.close()
   }
@@ -199,7 +199,10 @@ class LateEmbedder implements Embedder {
 
 /** Resolves once every memory has its vector. */
 function embedded(e: MemoryEngine): Promise<void> {
-  return eventually(async () => (await e.stats()).pendingVectors === 0, 'the backfill ended')
+  return eventually(
+    async () => (await e.inspect.stats()).pendingVectors === 0,
+    'the backfill ended',
+  )
 }
 
 describe('fail the Nth write of the background backfill', () => {
@@ -213,7 +216,7 @@ describe('fail the Nth write of the background backfill', () => {
       const e = await openEngine(name, idb, injector, { embedder: late })
       const texts = [...Array(40).keys()].map((i) => fact(i))
       const results = await e.rememberMany(texts.map((text) => ({ text })))
-      expect((await e.stats()).pendingVectors).toBe(40)
+      expect((await e.inspect.stats()).pendingVectors).toBe(40)
       injector.arm({ failAt: n })
       late.ready()
       let failure: unknown
@@ -221,14 +224,14 @@ describe('fail the Nth write of the background backfill', () => {
         // The backfill runs a batch at a time; a fault stops it where it strikes, and it is
         // tried again after a back-off, on the same engine.
         await embedded(e)
-        expectVerified(await e.verify())
+        expectVerified(await e.inspect.verify())
         await e.close()
         const tables = await readTables(name, idb)
         expect(tables.memories).toHaveLength(40)
         for (const r of results) expect(tables.memories.map((m) => m.id)).toContain(r.id)
         const reopened = await openEngine(name, idb)
         await embedded(reopened)
-        expectVerified(await reopened.verify())
+        expectVerified(await reopened.inspect.verify())
         expect(halfWritten(await readTables(name, idb))).toEqual([])
         await reopened.close()
       } catch (error) {

@@ -69,8 +69,8 @@ describe('regressions', () => {
     const { changes } = await readTables('pruned', idb)
     expect(Math.min(...changes.map((c) => c.seq!))).toBeGreaterThan(1)
     await idle.catchUp()
-    expectVerified(await idle.verify())
-    expect((await idle.stats()).memories).toBe(1100)
+    expectVerified(await idle.inspect.verify())
+    expect((await idle.inspect.stats()).memories).toBe(1100)
   })
 
   it('a snapshot restore renumbered namespace groups and near-deduplicated a write into another namespace', async () => {
@@ -81,7 +81,7 @@ describe('regressions', () => {
     await first.forget(x.id)
     await first.close()
     const second = await engine('groups', idb)
-    expect((await second.stats()).open?.restored).toBe('snapshot')
+    expect((await second.inspect.stats()).open?.restored).toBe('snapshot')
     const written = await second.remember('Saffron tea is kept in the blue tin', { namespace: 'x' })
     expect(written.status).toBe('created')
     expect(written.id).not.toBe(y.id)
@@ -99,7 +99,7 @@ describe('regressions', () => {
     faults.arm({ failAt: 1, kind: 'quota', tables: ['snapshots'] })
     const reader = await engine('snapfail', idb, faults)
     expect(faults.fired).toBe(1)
-    expectVerified(await reader.verify())
+    expectVerified(await reader.inspect.verify())
     expect(await reader.count()).toBe(3)
   })
 
@@ -113,7 +113,7 @@ describe('regressions', () => {
     expect(faults.fired).toBe(1)
     const again = await engine('closefail', idb)
     expect(await again.get(id)).toBeDefined()
-    expectVerified(await again.verify())
+    expectVerified(await again.inspect.verify())
   })
 
   it('a connection closed underneath left every later call failing, some with raw Dexie errors', async () => {
@@ -122,18 +122,18 @@ describe('regressions', () => {
     const e = await engine('underneath', idb, faults)
     const { id } = await e.remember(fact(1))
     faults.db!.close()
-    await expect(e.stats()).resolves.toMatchObject({ memories: 1 })
+    await expect(e.inspect.stats()).resolves.toMatchObject({ memories: 1 })
     faults.db!.close()
     await expect(e.update(id, { tags: ['after'] })).resolves.toMatchObject({ tags: ['after'] })
     faults.db!.close()
-    await expect(e.recallLog()).resolves.toEqual(expect.any(Array))
+    await expect(e.inspect.recallLog()).resolves.toEqual(expect.any(Array))
     faults.db!.close()
     const other = await e.remember(fact(2))
     faults.db!.close()
     await e.forget(other.id)
     faults.db!.close()
     expect((await e.list()).items.map((m) => m.id)).toEqual([id])
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
   })
 
   it.each([
@@ -151,9 +151,9 @@ describe('regressions', () => {
         for (let i = 0; i < 30; i++) await writer.remember(fact(i))
       })()
       const reports = []
-      for (let i = 0; i < 10; i++) reports.push(await checker.verify())
+      for (let i = 0; i < 10; i++) reports.push(await checker.inspect.verify())
       await writes
-      reports.push(await checker.verify())
+      reports.push(await checker.inspect.verify())
       for (const report of reports) expectVerified(report)
     },
   )
@@ -173,8 +173,8 @@ describe('regressions', () => {
     expect(many).toHaveLength(3)
     await a.catchUp()
     expect(await a.count()).toBe(8)
-    expectVerified(await a.verify())
-    expectVerified(await b.verify())
+    expectVerified(await a.inspect.verify())
+    expectVerified(await b.inspect.verify())
   })
 
   it('rememberMany over 500 items stored the first batches and failed the rest', async () => {
@@ -188,7 +188,7 @@ describe('regressions', () => {
       const stored = await e.count()
       if ('ok' in outcome && !outcome.ok) expect(stored).toBe(0)
       else expect(stored).toBe(600)
-      expectVerified(await e.verify())
+      expectVerified(await e.inspect.verify())
     }
   })
 
@@ -196,7 +196,7 @@ describe('regressions', () => {
     const e = await engine('batchsize', freshFactory())
     const jsonl = `${JSON.stringify({ text: fact(1) })}\n`
     for (const batchSize of [0, Number.NaN, -1, 1.5, '2' as never]) {
-      const outcome = await settled(e.importMemories(jsonl, { batchSize }), 2000)
+      const outcome = await settled(e.transfer.import(jsonl, { batchSize }), 2000)
       expect(outcome).toMatchObject({
         ok: false,
         error: { code: 'BAD_OPTION', field: 'batchSize' },
@@ -233,7 +233,7 @@ describe('regressions', () => {
       row.data.keyword.index = row.data.keyword.index.slice(0, 10)
     })
     const b = await engine('truncated', idb)
-    expect((await b.stats()).open?.restored).toBe('rebuild')
+    expect((await b.inspect.stats()).open?.restored).toBe('rebuild')
     for (const [i, text] of texts.entries()) {
       const { hits } = await b.recall(text, { mode: 'keyword', k: 1, log: false })
       expect(hits[0]?.id).toBe(ids[i])
@@ -250,12 +250,12 @@ describe('regressions', () => {
       row.seq = 10_000
     })
     const b = await engine('ahead', idb, undefined, { writeLock: lock })
-    expect((await b.stats()).open?.restored).toBe('rebuild')
+    expect((await b.inspect.stats()).open?.restored).toBe('rebuild')
     const c = await engine('ahead', idb, undefined, { writeLock: lock })
     await c.remember(fact(2))
     await b.catchUp()
     expect(await b.count()).toBe(2)
-    expectVerified(await b.verify())
+    expectVerified(await b.inspect.verify())
   })
 })
 
@@ -291,8 +291,8 @@ describe('regressions: updates across tabs without Web Locks', () => {
     const { stored, expected } = await vectorAndText('lost-update', idb, id)
     expect(stored).toEqual(expected)
     await Promise.all([a.catchUp(), b.catchUp()])
-    expectVerified(await a.verify())
-    expectVerified(await b.verify())
+    expectVerified(await a.inspect.verify())
+    expectVerified(await b.inspect.verify())
   })
 
   it('regression: an update that read a row before another tab changed its text stored the other text’s vector', async () => {
@@ -315,8 +315,8 @@ describe('regressions: updates across tabs without Web Locks', () => {
       expect(stored, `round ${round}`).toEqual(expected)
     }
     await Promise.all([a.catchUp(), b.catchUp()])
-    expectVerified(await a.verify())
-    expectVerified(await b.verify())
+    expectVerified(await a.inspect.verify())
+    expectVerified(await b.inspect.verify())
   })
 })
 
@@ -405,7 +405,7 @@ describe('regressions: write batches', () => {
     expect(other).toMatchObject({ status: 'created' })
     const { memories } = await readTables('changed-match', idb)
     expect(memories.map((m) => m.text).sort()).toEqual([fact(1), fact(2), fact(3)].sort())
-    expectVerified(await a.verify())
+    expectVerified(await a.inspect.verify())
   })
 
   it('regression: importing 100k memories threw StorageError: Maximum call stack size exceeded', async () => {
@@ -437,7 +437,7 @@ describe('regressions: write batches', () => {
     expect(new Set(results.map((r) => r.id)).size).toBe(1)
     expect(await e.count()).toBe(1)
     expect((await e.get(results[0]!.id))?.confirmations).toBe(3)
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
   })
 })
 
@@ -496,7 +496,7 @@ describe('regressions: storage cleared underneath', () => {
     await new EngramDatabase('cleared', idb).delete()
     const fresh = await e.remember(fact(9))
     expect(await e.count()).toBe(1)
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
     const { hits } = await e.recall(fact(1), { k: 10 })
     for (const id of old) expect(hits.map((h) => h.id)).not.toContain(id)
     expect((await e.recall(fact(9), { k: 1 })).hits[0]?.id).toBe(fresh.id)

@@ -144,8 +144,8 @@ describe('stale or corrupt snapshot', () => {
     faults++
 
     const b = await openEngine(name, idb)
-    expect((await b.stats()).open?.restored).toBe('rebuild')
-    expectVerified(await b.verify())
+    expect((await b.inspect.stats()).open?.restored).toBe('rebuild')
+    expectVerified(await b.inspect.verify())
     let missing = 0
     for (const [i, text] of texts.entries()) {
       const namespace = i % 3 === 0 ? 'work' : 'default'
@@ -161,9 +161,9 @@ describe('stale or corrupt snapshot', () => {
     const more = await b.remember(fact(50))
     await b.close()
     const c = await openEngine(name, idb)
-    expect((await c.stats()).open?.restored).toBe('snapshot')
+    expect((await c.inspect.stats()).open?.restored).toBe('snapshot')
     expect(await c.get(more.id)).toBeDefined()
-    expectVerified(await c.verify())
+    expectVerified(await c.inspect.verify())
     await c.close()
     survived++
   })

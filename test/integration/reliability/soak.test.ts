@@ -84,7 +84,7 @@ describe('soak', () => {
         } else if (roll < 0.9) {
           await e.recall(fact(Math.floor(rand() * SHARED), 9000), { k: 3 })
         } else if (roll < 0.97) {
-          expectVerified(await e.verify())
+          expectVerified(await e.inspect.verify())
           counts.verifies++
         } else {
           // A reload of this tab.
@@ -97,7 +97,7 @@ describe('soak', () => {
     await Promise.all(engines.map((_, k) => loop(k)))
 
     for (const e of engines) await e.catchUp()
-    for (const e of engines) expectVerified(await e.verify())
+    for (const e of engines) expectVerified(await e.inspect.verify())
     const tables = await readTables('soak', idb)
     const lost = [...shared.lost(tables), ...own.flatMap((a) => a.lost(tables))]
     expect(lost).toEqual([])
@@ -106,7 +106,7 @@ describe('soak', () => {
     expect(sharedRows).toHaveLength(new Set([...shared.present.values()]).size)
     await Promise.all(engines.map((e) => e.close()))
     const reopened = await open()
-    expectVerified(await reopened.verify())
+    expectVerified(await reopened.inspect.verify())
     await reopened.close()
     console.info(
       `soak: ${counts.ops} operations, ${counts.verifies + ENGINES} verifies, ${counts.reloads} reloads in ${SOAK_MS} ms`,

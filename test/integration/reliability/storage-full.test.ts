@@ -44,7 +44,7 @@ const WRITES: [string, (e: MemoryEngine, ids: string[]) => Promise<unknown>][] =
   ['rememberMany', (e) => e.rememberMany([{ text: fact(11) }, { text: fact(12) }])],
   ['update', (e, ids) => e.update(ids[0]!, { text: fact(13) })],
   ['forget', (e, ids) => e.forget(ids[1]!)],
-  ['import', (e) => e.importMemories(`{"text":${JSON.stringify(fact(14))}}\n`)],
+  ['import', (e) => e.transfer.import(`{"text":${JSON.stringify(fact(14))}}\n`)],
 ]
 
 describe('storage full', () => {
@@ -58,18 +58,18 @@ describe('storage full', () => {
         await survival.check(async () => {
           await expect(write(e, ids), label).rejects.toBeInstanceOf(StorageFullError)
           expect(content(await readTables(`full-${kind}`, idb)), label).toEqual(before)
-          expectVerified(await e.verify())
+          expectVerified(await e.inspect.verify())
         })
       }
       // Reads keep answering on a full disk.
       expect((await e.recall(fact(2), { k: 1 })).hits[0]?.id).toBe(ids[2])
       expect(await e.get(ids[0]!)).toMatchObject({ text: fact(0) })
       expect(await e.count()).toBe(4)
-      expect((await e.exportMemories()).split('\n').filter(Boolean)).toHaveLength(5)
+      expect((await e.transfer.export()).split('\n').filter(Boolean)).toHaveLength(5)
       // Space freed: the same writes now land.
       injector.disarm()
       for (const [label, write] of WRITES) await expect(write(e, ids), label).resolves.not.toThrow()
-      expectVerified(await e.verify())
+      expectVerified(await e.inspect.verify())
       await e.close()
       expect(halfWritten(await readTables(`full-${kind}`, idb))).toEqual([])
     }
@@ -82,18 +82,18 @@ describe('storage full', () => {
     const lines = [...Array(6).keys()].map((i) => JSON.stringify({ text: fact(100 + i) }))
     // Each batch writes memories, vectors and changes: the 4th write is the second batch's first.
     injector.arm({ failAt: 4, kind: 'quota' })
-    await expect(e.importMemories(lines.join('\n'), { batchSize: 2 })).rejects.toBeInstanceOf(
+    await expect(e.transfer.import(lines.join('\n'), { batchSize: 2 })).rejects.toBeInstanceOf(
       StorageFullError,
     )
     const texts = (await readTables('full-import', idb)).memories.map((m) => m.text)
     expect(texts).toEqual(expect.arrayContaining([fact(100), fact(101)]))
     expect(texts).not.toContain(fact(102))
     expect(texts).not.toContain(fact(103))
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
     // Importing again once space is free stores the rest; the first batch comes back duplicate.
-    const report = await e.importMemories(lines.join('\n'), { batchSize: 2 })
+    const report = await e.transfer.import(lines.join('\n'), { batchSize: 2 })
     expect(report).toMatchObject({ lines: 6, created: 4, duplicates: 2 })
-    expectVerified(await e.verify())
+    expectVerified(await e.inspect.verify())
     await e.close()
     tally(ROW, { faults: 1, survived: 1, acknowledged: 2 })
   })
@@ -106,7 +106,7 @@ describe('storage full', () => {
     const again = await openEngine('full-reopen', idb)
     for (const id of ids) expect(await again.get(id)).toBeDefined()
     expect(await again.count()).toBe(4)
-    expectVerified(await again.verify())
+    expectVerified(await again.inspect.verify())
     await again.close()
     tally(ROW, { faults: 1, survived: 1, acknowledged: ids.length })
   })

@@ -64,7 +64,7 @@ export async function mixedWorkload(
   if (run.stopped) return
   const lines = [f(20), f(21), f(4)]
   const report = await run.step(() =>
-    e.importMemories(lines.map((text) => JSON.stringify({ text })).join('\n')),
+    e.transfer.import(lines.map((text) => JSON.stringify({ text })).join('\n')),
   )
   if (run.stopped) return
   await run.step(() => e.recall(f(20)))

@@ -43,7 +43,7 @@ describe('schema 1 → 2', () => {
       expect(await e.get('01A')).toMatchObject({ confidence: 0.9, tier: 'episodic' })
       expect(await e.get('01B')).toMatchObject({ confidence: 0.3, tier: 'procedural' })
       expect((await e.recall('deployed', { log: false })).hits.map((h) => h.id)).toEqual(['01A'])
-      expect(await e.relations('01A')).toEqual([])
+      expect(await e.relations.of('01A')).toEqual([])
     } finally {
       await e.close()
     }

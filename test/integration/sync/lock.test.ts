@@ -30,12 +30,12 @@ describe('a running sync and lock()', () => {
     const sync = await startSync(engine, { url, key, mirror, pollMs: 20 })
     const theirs = await startSync(other.engine, { url, key, mirror: other.mirror, pollMs: 20 })
     try {
-      await engine.lock()
+      await engine.atRest.lock()
       await other.engine.remember('Written elsewhere while this device was locked')
       await expect(sync.flush()).rejects.toMatchObject({ code: 'LOCKED' })
       expect(sync.status.state).not.toBe('error')
       expect(sync.status.error?.code).toBe('LOCKED')
-      await engine.unlock(SECRET)
+      await engine.atRest.unlock(SECRET)
       await eventually(async () => (await engine.list({ limit: 10 })).items.length === 1)
       expect(sync.status.state).not.toBe('stopped')
     } finally {

@@ -32,21 +32,21 @@ describe('sync of pages', () => {
     try {
       const [a, b] = devices as [Device, Device]
       const options = { url: server.url('pages-whole'), key: await testKey() }
-      await a.engine.rememberPage({ title: 'Billing runbook', text: runbook('billing') })
+      await a.engine.pages.remember({ title: 'Billing runbook', text: runbook('billing') })
       await syncUntilQuiet(devices, options)
-      const second = await a.engine.rememberPage({
+      const second = await a.engine.pages.remember({
         title: 'Search runbook',
         text: runbook('search'),
       })
-      const stored = await a.engine.getPage(second.pageId)
+      const stored = await a.engine.pages.get(second.pageId)
       await syncUntilQuiet(devices, options)
 
-      const arrived = (await b.engine.listPages()).find((p) => p.title === 'Search runbook')
+      const arrived = (await b.engine.pages.list()).find((p) => p.title === 'Search runbook')
       expect(arrived).toBeDefined()
-      const page = await b.engine.getPage(arrived!.pageId)
+      const page = await b.engine.pages.get(arrived!.pageId)
       expect(page?.chunks).toBe(stored?.chunks)
       expect(page?.text).toBe(stored?.text)
-      for (const device of devices) expect((await device.engine.verify()).ok).toBe(true)
+      for (const device of devices) expect((await device.engine.inspect.verify()).ok).toBe(true)
     } finally {
       await Promise.allSettled(devices.map((d) => d.engine.close()))
     }

@@ -41,7 +41,7 @@ async function edges(engine: MemoryEngine): Promise<string[]> {
   const text = new Map(page.items.map((m) => [m.id, m.text]))
   const seen = new Set<string>()
   for (const m of page.items) {
-    for (const r of (await engine.relations(m.id)) as Relation[]) {
+    for (const r of (await engine.relations.of(m.id)) as Relation[]) {
       seen.add(`${text.get(r.from)} → ${text.get(r.to)} (${r.kind})`)
     }
   }
@@ -62,11 +62,11 @@ describe('relations between two devices', () => {
     const lisbon = await a.engine.remember(OLD)
     const porto = await a.engine.remember(NEW)
     a.clock.now += 1000
-    const edge = await a.engine.relate(porto.id, lisbon.id, 'supersedes')
+    const edge = await a.engine.relations.add(porto.id, lisbon.id, 'supersedes')
     await sync(a)
     await sync(b)
     expect(await edges(b.engine)).toEqual([`${NEW} → ${OLD} (supersedes)`])
-    const onB = await b.engine.relations(await idOf(b.engine, NEW))
+    const onB = await b.engine.relations.of(await idOf(b.engine, NEW))
     expect(onB[0]?.createdAt).toBe(edge.createdAt)
     // The superseded memory is hidden on B too: the edge does what it does locally.
     const hits = (await b.engine.recall('where is the office')).hits.map((h) => h.text)
@@ -77,13 +77,13 @@ describe('relations between two devices', () => {
     const { a, b, sync } = await pair()
     const x = await a.engine.remember(OLD)
     const y = await a.engine.remember(NEW)
-    await a.engine.relate(y.id, x.id, 'supersedes')
-    await a.engine.relate(x.id, y.id, 'related_to')
+    await a.engine.relations.add(y.id, x.id, 'supersedes')
+    await a.engine.relations.add(x.id, y.id, 'related_to')
     await sync(a)
     await sync(b)
     expect((await edges(b.engine)).length).toBe(2)
     a.clock.now += 1000
-    expect(await a.engine.unrelate(y.id, x.id, 'supersedes')).toBe(true)
+    expect(await a.engine.relations.remove(y.id, x.id, 'supersedes')).toBe(true)
     await sync(a)
     await sync(b)
     expect(await edges(b.engine)).toEqual([`${OLD} → ${NEW} (related_to)`])
@@ -93,14 +93,14 @@ describe('relations between two devices', () => {
     const { a, b, sync } = await pair()
     const x = await a.engine.remember(OLD)
     const y = await a.engine.remember(NEW)
-    await a.engine.relate(y.id, x.id, 'supersedes')
+    await a.engine.relations.add(y.id, x.id, 'supersedes')
     await sync(a)
     await sync(b)
     b.clock.now += 1000
     await b.engine.forget(await idOf(b.engine, OLD))
     await sync(b)
     await sync(a)
-    expect(await a.engine.relations(y.id)).toEqual([])
+    expect(await a.engine.relations.of(y.id)).toEqual([])
     expect(await edges(b.engine)).toEqual([])
     // On the server the edge is a tombstone, like its forgotten end.
     const live = (await server.leaves(`edges-${dbs}`)).filter(
@@ -113,16 +113,16 @@ describe('relations between two devices', () => {
     const { a, b, sync } = await pair()
     const x = await a.engine.remember(OLD)
     const y = await a.engine.remember(NEW)
-    await a.engine.relate(y.id, x.id, 'supersedes')
+    await a.engine.relations.add(y.id, x.id, 'supersedes')
     await sync(a)
     await sync(b)
     // A unrelates at t+1s; B, offline, unrelates and relates again at t+2s: B's write is later.
     a.clock.now += 1000
-    await a.engine.unrelate(y.id, x.id, 'supersedes')
+    await a.engine.relations.remove(y.id, x.id, 'supersedes')
     const [bx, by] = [await idOf(b.engine, OLD), await idOf(b.engine, NEW)]
     b.clock.now += 2000
-    await b.engine.unrelate(by, bx, 'supersedes')
-    await b.engine.relate(by, bx, 'supersedes')
+    await b.engine.relations.remove(by, bx, 'supersedes')
+    await b.engine.relations.add(by, bx, 'supersedes')
     await sync(a)
     await sync(b)
     await sync(a)
@@ -137,13 +137,17 @@ describe('relations between two devices', () => {
     await sync(a)
     await sync(b)
     a.clock.now += 5000
-    const early = await a.engine.relate(x.id, y.id, 'contradicts')
+    const early = await a.engine.relations.add(x.id, y.id, 'contradicts')
     b.clock.now += 9000
-    await b.engine.relate(await idOf(b.engine, OLD), await idOf(b.engine, NEW), 'contradicts')
+    await b.engine.relations.add(
+      await idOf(b.engine, OLD),
+      await idOf(b.engine, NEW),
+      'contradicts',
+    )
     // Convergence, not its round count: in some pass orderings the merge reaches a device later.
     await quiet()
     for (const engine of [a.engine, b.engine]) {
-      const held = await engine.relations(await idOf(engine, OLD))
+      const held = await engine.relations.of(await idOf(engine, OLD))
       expect(held.map((r) => [r.kind, r.createdAt])).toEqual([['contradicts', early.createdAt]])
     }
     const leaves = (await server.leaves(`edges-${dbs}`)).filter(

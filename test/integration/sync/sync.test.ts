@@ -39,8 +39,8 @@ describe('sync between two devices', () => {
     const sameOnB = [...onB.values()].find((m) => m.key.startsWith('priya'))!
     expect(same.confirmations).toBe(2)
     expect(sameOnB.confirmations).toBe(2)
-    expect((await a.engine.verify()).ok).toBe(true)
-    expect((await b.engine.verify()).ok).toBe(true)
+    expect((await a.engine.inspect.verify()).ok).toBe(true)
+    expect((await b.engine.inspect.verify()).ok).toBe(true)
     const hit = await b.engine.recall('staging database region')
     expect(hit.hits[0]?.text).toBe('The staging database lives in eu-west-2')
   })
@@ -177,14 +177,14 @@ describe('sync between two devices', () => {
 
   it('replicates live, and other tabs follow remote changes through the change log', async () => {
     const { a, b, url, key } = await pair()
-    const seqBefore = (await b.engine.stats()).changeSeq
+    const seqBefore = (await b.engine.inspect.stats()).changeSeq
     const otherTab = await b.openTab()
     const syncA = await startSync(a.engine, { url, key, mirror: a.mirror, pollMs: 20 })
     const syncB = await startSync(b.engine, { url, key, mirror: b.mirror, pollMs: 20 })
     try {
       await a.engine.remember('Live sync carries this across')
       await eventually(async () => (await contents(b.engine)).has('Live sync carries this across'))
-      expect((await b.engine.stats()).changeSeq).toBeGreaterThan(seqBefore)
+      expect((await b.engine.inspect.stats()).changeSeq).toBeGreaterThan(seqBefore)
       // The other tab was not synced: it catches up from the change log, as after a local write.
       expect(await otherTab.catchUp()).toBeGreaterThan(0)
       expect((await otherTab.recall('live sync carries')).hits[0]?.text).toBe(

@@ -59,9 +59,9 @@ async function run(): Promise<void> {
   await memory.remember('The deploy script lives in tools/deploy.sh')
   const model = await settled
   if (model.type === 'model-failed') throw new Error(`the model failed: ${model.error}`)
-  await until(async () => (await memory.stats()).pendingVectors === 0, 'the vectors')
+  await until(async () => (await memory.inspect.stats()).pendingVectors === 0, 'the vectors')
   const { hits } = await memory.recall('green tea')
-  const stats = await memory.stats()
+  const stats = await memory.inspect.stats()
   outcome.device = stats.embedder?.device ?? ''
   outcome.dims = stats.embedder?.dims ?? 0
   outcome.expectedDims = modelSettings(MODEL)?.dims ?? 0
@@ -69,7 +69,7 @@ async function run(): Promise<void> {
   outcome.hits = hits.map((hit) => ({ text: hit.memory.text, via: hit.via }))
   // The worker answers a sync call's bad options with the typed error: its sync code is there.
   const bad = { url: 'not a url', passphrase: 'check', live: false } satisfies SyncOptions
-  outcome.sync = await memory.sync(bad).then(
+  outcome.sync = await memory.sync.start(bad).then(
     () => 'started',
     (error: { code?: string }) => error.code ?? 'no code',
   )

@@ -19,7 +19,7 @@ describe('pages across tabs', () => {
     const name = `page-tabs-${process.pid}-store`
     const a = await tab(name, locks)
     const b = await tab(name, locks)
-    const stored = await a.rememberPage({ title: 'Agent manual', text: reinstall })
+    const stored = await a.pages.remember({ title: 'Agent manual', text: reinstall })
     await expect
       .poll(async () => (await b.recall('reinstall the agent', { k: 3 })).hits[0]?.page?.pageId, {
         timeout: 2000,
@@ -28,11 +28,11 @@ describe('pages across tabs', () => {
     const hit = (await b.recall('reinstall the agent', { k: 3 })).hits[0]!
     expect(hit.memory.type).toBe('page')
     expect(hit.page!.headingPath).toEqual(['Agent guide', 'Section 3'])
-    const page = await b.getPage(stored.pageId)
+    const page = await b.pages.get(stored.pageId)
     expect(page).toMatchObject({ text: reinstall, chunks: stored.chunks, title: 'Agent manual' })
     expect(page!.text.slice(hit.page!.start, hit.page!.end)).toBe(hit.text)
-    expect(await b.listPages()).toEqual(await a.listPages())
-    expect((await b.verify()).ok).toBe(true)
+    expect(await b.pages.list()).toEqual(await a.pages.list())
+    expect((await b.inspect.verify()).ok).toBe(true)
   })
 
   it('a page replaced or forgotten in one tab is gone from the other tab too', async () => {
@@ -40,20 +40,20 @@ describe('pages across tabs', () => {
     const name = `page-tabs-${process.pid}-forget`
     const a = await tab(name, locks)
     const b = await tab(name, locks)
-    const { pageId } = await a.rememberPage({ title: 'Agent manual', text: reinstall })
-    await expect.poll(async () => (await b.getPage(pageId))?.chunks).toBeGreaterThan(1)
+    const { pageId } = await a.pages.remember({ title: 'Agent manual', text: reinstall })
+    await expect.poll(async () => (await b.pages.get(pageId))?.chunks).toBeGreaterThan(1)
     const edited = reinstall.replace('--force-reinstall', '--clean-install')
     // The other tab replaces it: its catch-up must see a's chunks first, or it would make a twin.
-    const replaced = await b.rememberPage({ title: 'Agent manual', text: edited })
+    const replaced = await b.pages.remember({ title: 'Agent manual', text: edited })
     expect(replaced).toMatchObject({ pageId, status: 'updated' })
-    await expect.poll(async () => (await a.getPage(pageId))?.text).toBe(edited)
-    await a.forgetPage(pageId)
+    await expect.poll(async () => (await a.pages.get(pageId))?.text).toBe(edited)
+    await a.pages.forget(pageId)
     // getPage reads the table, so it answers at once; recall waits for the other tab's catch-up.
-    expect(await b.getPage(pageId)).toBeUndefined()
+    expect(await b.pages.get(pageId)).toBeUndefined()
     const pageHits = async () =>
       (await b.recall('clean install the agent', { k: 5, mode: 'keyword' })).hits.length
     await expect.poll(pageHits, { timeout: 2000 }).toBe(0)
     expect(await b.count()).toBe(0)
-    expect((await b.verify()).ok).toBe(true)
+    expect((await b.inspect.verify()).ok).toBe(true)
   })
 })

@@ -26,7 +26,7 @@ async function seeded() {
   const memory = await engine()
   await memory.remember('The agent reinstall needs admin rights on Windows')
   await memory.remember('The owner prefers metric units')
-  const page = await memory.rememberPage({ title: 'Agent manual', text: manual() })
+  const page = await memory.pages.remember({ title: 'Agent manual', text: manual() })
   return { memory, page }
 }
 
@@ -41,7 +41,7 @@ describe('recall over pages and facts', () => {
     expect(hit!.page).toMatchObject({ pageId: page.pageId, title: 'Agent manual' })
     expect(hit!.page!.headingPath[0]).toBe('Agent guide')
     expect(hit!.more).toBeGreaterThanOrEqual(1)
-    const stored = await memory.getPage(page.pageId)
+    const stored = await memory.pages.get(page.pageId)
     expect(stored!.text.slice(hit!.page!.start, hit!.page!.end)).toBe(hit!.text)
   })
 
@@ -79,7 +79,7 @@ describe('recall over pages and facts', () => {
 
   it('finds nothing of a forgotten page', async () => {
     const { memory, page } = await seeded()
-    await memory.forgetPage(page.pageId)
+    await memory.pages.forget(page.pageId)
     const { hits } = await memory.recall('agent reinstall', { k: 10, mode: 'keyword' })
     expect(hits.some((h) => h.page)).toBe(false)
     expect(hits.map((h) => h.text)).toEqual(['The agent reinstall needs admin rights on Windows'])

@@ -15,7 +15,7 @@ describe('recall expand', () => {
     const steps = await e.rememberMany(
       Array.from({ length: 12 }, (_, i) => ({ text: `Release step ${i}: tick box ${i * 7}` })),
     )
-    for (const step of steps) await e.relate(hub.id, step.id, 'related_to')
+    for (const step of steps) await e.relations.add(hub.id, step.id, 'related_to')
     const recall = (k: number) =>
       e.recall('where is the checklist', { k, expand: 1, mode: 'keyword', log: false })
     const { hits } = await recall(2)

@@ -102,7 +102,7 @@ describe('recall queue', () => {
     hook.releaseAll()
     const settled = await settling
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected'])
-    const logged = (await e.recallLog()).map((entry) => entry.query).sort()
+    const logged = (await e.inspect.recallLog()).map((entry) => entry.query).sort()
     expect(logged).toEqual(['deploy 0', 'deploy 1'])
   })
 

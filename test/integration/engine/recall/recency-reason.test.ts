@@ -36,7 +36,7 @@ async function memoryWithFailedIndexes() {
 describe('the recency window after a failed open', () => {
   it('explains its hits by the failure and its code, not by a rebuild', async () => {
     const { memory } = await memoryWithFailedIndexes()
-    const code = (await memory.stats()).indexes?.error.code
+    const code = (await memory.inspect.stats()).indexes?.error.code
     expect(code).toBe('STORAGE')
     const result = await memory.recall('spare key', { explain: true })
     expect(result.degraded).toBe('recency')

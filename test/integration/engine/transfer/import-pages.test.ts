@@ -19,34 +19,38 @@ async function source() {
   const memory = await open({ clock: clock.read })
   const admin = await memory.remember('The agent reinstall needs admin rights on Windows')
   const units = await memory.remember('The owner prefers metric units', { tags: ['prefs'] })
-  await memory.relate(admin.id, units.id, 'related_to')
+  await memory.relations.add(admin.id, units.id, 'related_to')
   clock.tick(1_000)
   const text = guide(6).replace(
     '## Section 2\n\n',
     '## Section 2\n\nReinstall the agent with --force-reinstall.\n\n',
   )
-  const manual = await memory.rememberPage({
+  const manual = await memory.pages.remember({
     title: 'Agent manual',
     text,
     source: 'manual.md',
     tags: ['ops'],
   })
   clock.tick(1_000)
-  const notes = await memory.rememberPage({ title: 'Notes', text: guide(1, 2, 9), namespace: 'x' })
+  const notes = await memory.pages.remember({
+    title: 'Notes',
+    text: guide(1, 2, 9),
+    namespace: 'x',
+  })
   return { memory, manual, notes, clock }
 }
 
 /** The lines of an export without its header's instant, which differs between two exports. */
 async function exported(memory: MemoryEngine, vectors = false): Promise<string[]> {
-  const [header, ...rest] = (await memory.exportMemories({ vectors })).trimEnd().split('\n')
+  const [header, ...rest] = (await memory.transfer.export({ vectors })).trimEnd().split('\n')
   const { exportedAt: _at, ...kept } = JSON.parse(header!)
   return [JSON.stringify(kept), ...rest]
 }
 
 async function sameAnswers(a: MemoryEngine, b: MemoryEngine, pageIds: string[]): Promise<void> {
-  for (const id of pageIds) expect(await b.getPage(id)).toEqual(await a.getPage(id))
-  expect(await b.listPages()).toEqual(await a.listPages())
-  expect(await b.listPages({ namespace: 'x' })).toEqual(await a.listPages({ namespace: 'x' }))
+  for (const id of pageIds) expect(await b.pages.get(id)).toEqual(await a.pages.get(id))
+  expect(await b.pages.list()).toEqual(await a.pages.list())
+  expect(await b.pages.list({ namespace: 'x' })).toEqual(await a.pages.list({ namespace: 'x' }))
   let chunkHits = 0
   for (const query of ['how do I reinstall the agent', 'section 4 meadow', 'metric units']) {
     const hits = async (m: MemoryEngine) =>
@@ -70,50 +74,50 @@ describe('importing an export with pages', () => {
     let db: EngramDatabase | undefined
     const copy = await open({ clock: clock.read, onDatabase: (d) => (db = d) })
     clock.tick(60_000)
-    const report = await copy.importMemories(await memory.exportMemories(), { trust: 'trusted' })
+    const report = await copy.transfer.import(await memory.transfer.export(), { trust: 'trusted' })
     const chunks = manual.chunks + notes.chunks
     expect(report).toEqual({ lines: 2 + chunks, created: 2 + chunks, duplicates: 0, flagged: 0 })
     // Every field of every line, relations included, survives: the two exports are the same.
     expect(await exported(copy)).toEqual(await exported(memory))
     await sameAnswers(memory, copy, [manual.pageId, notes.pageId])
-    const stats = await copy.stats()
+    const stats = await copy.inspect.stats()
     expect(stats.vectors).toBe(stats.memories)
     const row = await db!.memories.where('pageId').equals(manual.pageId).first()
     expect(row!.key).toBe(chunkKey(manual.pageId, row!.id))
-    expect((await copy.verify()).ok).toBe(true)
+    expect((await copy.inspect.verify()).ok).toBe(true)
   })
 
   it('keeps exported vectors of the same model, and writes no page again for the same file', async () => {
     const { memory, manual, notes, clock } = await source()
     const copy = await open({ clock: clock.read })
-    const file = await memory.exportMemories({ vectors: true })
-    await copy.importMemories(file, { trust: 'trusted' })
+    const file = await memory.transfer.export({ vectors: true })
+    await copy.transfer.import(file, { trust: 'trusted' })
     expect(await exported(copy, true)).toEqual(await exported(memory, true))
-    const seq = (await copy.stats()).changeSeq
-    const again = await copy.importMemories(file, { trust: 'trusted' })
+    const seq = (await copy.inspect.stats()).changeSeq
+    const again = await copy.transfer.import(file, { trust: 'trusted' })
     expect(again).toMatchObject({ created: 0, duplicates: 2 + manual.chunks + notes.chunks })
     // A restore is not a confirmation: the facts and the pages' chunks are left as they were.
-    expect((await copy.stats()).changeSeq).toBe(seq)
+    expect((await copy.inspect.stats()).changeSeq).toBe(seq)
     expect(await copy.count({ type: 'page' })).toBe(manual.chunks + notes.chunks)
   })
 
   it('stores a page under a fresh id when another page holds its id, losing neither', async () => {
     const { memory, manual } = await source()
-    const file = await memory.exportMemories({ namespace: 'default' })
-    await memory.rememberPage({
+    const file = await memory.transfer.export({ namespace: 'default' })
+    await memory.pages.remember({
       title: 'Agent manual',
       text: 'Replaced.',
       source: 'manual.md',
       tags: ['ops'],
     })
-    const report = await memory.importMemories(file, { trust: 'trusted' })
+    const report = await memory.transfer.import(file, { trust: 'trusted' })
     expect(report.created).toBe(manual.chunks)
-    const pages = await memory.listPages()
+    const pages = await memory.pages.list()
     expect(pages).toHaveLength(2)
     const restored = pages.find((p) => p.pageId !== manual.pageId)!
-    expect((await memory.getPage(restored.pageId))?.text).toContain('--force-reinstall')
-    expect((await memory.getPage(manual.pageId))?.text).toBe('Replaced.')
-    expect((await memory.verify()).ok).toBe(true)
+    expect((await memory.pages.get(restored.pageId))?.text).toContain('--force-reinstall')
+    expect((await memory.pages.get(manual.pageId))?.text).toBe('Replaced.')
+    expect((await memory.inspect.verify()).ok).toBe(true)
   })
 })
 
@@ -148,26 +152,26 @@ describe('a malformed page in an import', () => {
     ['the text was edited', (r: ChunkLine) => (r.text = `${r.text}Extra words. `)],
   ])('is refused, naming the line, when %s; nothing is stored', async (_what, spoil) => {
     const { memory, manual } = await source()
-    const file = await memory.exportMemories()
+    const file = await memory.transfer.export()
     const { rows, at } = chunkLines(file, manual.pageId)
     const target = at[2]!
     spoil(rows[target])
     const copy = await open()
-    const error = await copy.importMemories(join(rows)).catch((e: unknown) => e)
+    const error = await copy.transfer.import(join(rows)).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ImportFormatError)
     expect(error).toMatchObject({ code: 'IMPORT_FORMAT' })
     // The line at fault, or for a page that no longer adds up, its first chunk's line.
     expect([target + 1, at[0]! + 1]).toContain((error as ImportFormatError).line)
     expect(await copy.count()).toBe(0)
-    expect(await copy.listPages()).toEqual([])
+    expect(await copy.pages.list()).toEqual([])
   })
 
   it('is refused when a chunk is missing, naming the line after the gap', async () => {
     const { memory, manual } = await source()
-    const { rows, at } = chunkLines(await memory.exportMemories(), manual.pageId)
+    const { rows, at } = chunkLines(await memory.transfer.export(), manual.pageId)
     const kept = rows.filter((_, i) => i !== at[1])
     const copy = await open()
-    await expect(copy.importMemories(join(kept))).rejects.toMatchObject({
+    await expect(copy.transfer.import(join(kept))).rejects.toMatchObject({
       name: 'ImportFormatError',
       line: at[2]!,
     })
