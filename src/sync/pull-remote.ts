@@ -1,4 +1,4 @@
-import type { RemotePut } from '../engine/replica.ts'
+import type { RemotePut } from '../engine/replica/index.ts'
 import { type EdgeChange, isEdgeDoc, pullEdges, sealSupersedes } from './edges.ts'
 import { keptVersion, type Leaf, resolveLeaves } from './merge.ts'
 import { foldNearDuplicates } from './near-duplicates.ts'

@@ -2,8 +2,8 @@ import { EngramError, ImportFormatError, RejectedMemoryError } from '../../core/
 import type { LimitOptions } from '../../core/options.ts'
 import type { ImportOptions, PoisonPolicy, Relation } from '../../core/types.ts'
 import { integerIn, validateTime } from '../../core/validate.ts'
-import { type PreparedWrite, prepareWrite, type RestoredFields } from '../prepare.ts'
 import { checkEdge } from '../relations.ts'
+import { type PreparedWrite, prepareWrite, type RestoredFields } from '../write/prepare.ts'
 import { fromBase64 } from './base64.ts'
 import {
   asChunk,
