@@ -1,9 +1,10 @@
+import { vectorFromBase64 } from '../core/vector/base64.ts'
 import type { RemotePut } from '../engine/replica/index.ts'
 import { type EdgeChange, isEdgeDoc, pullEdges } from './edges.ts'
 import { keepEarlierTexts, placeKeptTexts } from './kept-texts.ts'
 import { type Leaf, resolveLeaves } from './merge.ts'
 import { foldNearDuplicates } from './near-duplicates.ts'
-import { contentOf, type MemoryPayload, toRow, vectorFromBase64 } from './payload.ts'
+import { contentOf, type MemoryPayload, toRow } from './payload.ts'
 import { sameSeal } from './sealed.ts'
 import {
   isMemoryDoc,
