@@ -1,7 +1,10 @@
 /**
  * The layering of src/ as rules: core → storage / embedder → engine → host → worker / client →
  * app (agent/ on core alone), dependencies pointing one way, no cycles. Type-only imports count too: a type is as much
- * a dependency of the layer that names it. Run: npx depcruise src --config .dependency-cruiser.cjs
+ * a dependency of the layer that names it. The cycle rule covers the whole repo (scripts, tests,
+ * the extension example, the build configs); the layer rules speak of src/ alone.
+ * Run (as `npm run check` does):
+ *   npx depcruise src scripts test examples vite.config.ts vitest.config.ts --config .dependency-cruiser.cjs
  */
 
 /**
@@ -92,6 +95,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/app/', '^src/index\\.ts$'] },
       to: { path: PUBLIC_ENTRIES },
+    },
+    {
+      name: 'src-not-on-scripts-or-tests',
+      comment: 'The library ships without its scripts and tests: nothing in src/ may import them.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(scripts|test|examples)/' },
     },
     {
       name: 'index-not-on-app',

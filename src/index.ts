@@ -89,6 +89,6 @@ export {
 export { DEFAULT_MODEL } from './embedder/model-table.ts'
 export { NgramEmbedder } from './embedder/ngram-embedder.ts'
 export type { EngineOptions } from './engine/engine-options.ts'
-export type { KeywordIndexOptions } from './engine/keyword-index.ts'
+export type { KeywordIndexOptions } from './engine/index/keyword-index.ts'
 export { MemoryEngine } from './engine/memory-engine.ts'
 export { createMemoryHost } from './host/memory-host.ts'

@@ -1,5 +1,5 @@
 /**
- * Relevance-floor lab: for each pair of floor bars (src/core/relevance-floor.ts), how many of
+ * Relevance-floor lab: for each pair of floor bars (src/core/recall/floor.ts), how many of
  * the top 5 hits of off-topic queries survive (dev-agent and the personal sets asked
  * `data/nonsense-queries.json`), and what the floor costs real questions (hit@1, hit@5, MRR
  * after the floor, and relevant hits dropped from the top 10), on hits ranked by adaptive
@@ -13,7 +13,7 @@ import {
   DEFAULT_FLOOR_POLICY,
   type FloorPolicy,
   type HitEvidence,
-} from '../../src/core/relevance-floor.ts'
+} from '../../src/core/recall/floor.ts'
 import { adaptiveFusion, labCalibration, MODEL_OF } from './fusions.ts'
 import { LAB_SETS, labSet, nonsenseSet } from './lab-data.ts'
 import type { CollectedSet, QueryLists } from './lists.ts'

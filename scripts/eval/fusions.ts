@@ -11,7 +11,7 @@ import {
 } from '../../src/core/adaptive-fusion.ts'
 import { combine, fuse, type RankedList } from '../../src/core/fusion.ts'
 import { calibrationFor, NGRAM_MODEL, USE_LITE_MODEL } from '../../src/embedder/model-table.ts'
-import { type Fusion, recallLists } from './fusion-lab.ts'
+import { type Fusion, recallLists } from './fusion-score.ts'
 import type { QueryLists } from './lists.ts'
 
 /** Model ids of the lab's embedder names. */

@@ -9,9 +9,9 @@
  *   npx tsx scripts/eval/report.ts --role holdout   # held-out sets and the templated check
  */
 import { parseArgs } from 'node:util'
-import { DEFAULT_FLOOR_POLICY } from '../../src/core/relevance-floor.ts'
+import { DEFAULT_FLOOR_POLICY } from '../../src/core/recall/floor.ts'
 import { nonsenseOutcome, realOutcome } from './floor-lab.ts'
-import { scoreFusion } from './fusion-lab.ts'
+import { scoreFusion } from './fusion-score.ts'
 import { adaptiveFusion } from './fusions.ts'
 import { LAB_SETS, labSet, nonsenseSet } from './lab-data.ts'
 import type { CollectedSet } from './lists.ts'

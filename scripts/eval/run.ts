@@ -13,7 +13,7 @@ import type {
   RecallOptions,
   RememberItem,
 } from '../../src/core/types.ts'
-import type { KeywordIndexOptions } from '../../src/engine/keyword-index.ts'
+import type { KeywordIndexOptions } from '../../src/engine/index/keyword-index.ts'
 import { MemoryEngine } from '../../src/engine/memory-engine.ts'
 import { PlainBm25 } from './baseline.ts'
 import type { EvalItem, EvalSet } from './datasets.ts'

@@ -15,7 +15,7 @@ import {
   DEFAULT_ADAPTIVE_POLICY,
 } from '../../src/core/adaptive-fusion.ts'
 import { smoothTies } from '../../src/core/fusion.ts'
-import { recallLists, scoreFusion } from './fusion-lab.ts'
+import { recallLists, scoreFusion } from './fusion-score.ts'
 import { adaptiveFusion, evidenceOf, labCalibration, MODEL_OF } from './fusions.ts'
 import { LAB_SETS, labSet } from './lab-data.ts'
 import type { CollectedSet } from './lists.ts'

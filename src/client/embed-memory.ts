@@ -9,15 +9,13 @@ import {
   isConnectMessage,
   type PathReport,
 } from '../connect/protocol.ts'
-import {
-  AccessDeniedError,
-  InvalidInputError,
-  reviveError,
-  WorkerTerminatedError,
-} from '../core/errors.ts'
+import { integerIn, oneOf } from '../core/check-options.ts'
+import { AccessDeniedError, reviveError, WorkerTerminatedError } from '../core/errors.ts'
 import type { MemoryEventListener } from '../core/types.ts'
 import { connectMemory } from './connect-memory.ts'
 import type { MemoryClient } from './memory-client.ts'
+
+const EMBED_VIAS = ['frame', 'window'] as const satisfies readonly EmbedMemoryOptions['via'][]
 
 export interface EmbedMemoryOptions {
   /** The memory's host page, e.g. `'https://memory.example/connect.html'`. */
@@ -114,22 +112,8 @@ const WINDOW_FEATURES = 'popup,width=480,height=380'
  */
 export async function embedMemory(options: EmbedMemoryOptions): Promise<EmbeddedMemory> {
   const host = new URL(options.host, location.href)
-  const loadTimeoutMs = options.loadTimeoutMs ?? 15_000
-  if (!Number.isInteger(loadTimeoutMs) || loadTimeoutMs < 1 || loadTimeoutMs > 600_000) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'loadTimeoutMs',
-      `expected an integer from 1 to 600000, got ${String(loadTimeoutMs)}`,
-    )
-  }
-  const via = options.via ?? 'frame'
-  if (via !== 'frame' && via !== 'window') {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'via',
-      `expected 'frame' or 'window', got ${String(via)}`,
-    )
-  }
+  const loadTimeoutMs = integerIn(options.loadTimeoutMs ?? 15_000, 'loadTimeoutMs', 1, 600_000)
+  const via = oneOf(options.via ?? 'frame', EMBED_VIAS, 'via')
   // Before any await: the browser opens a window only while the click's activation lasts.
   const peer = via === 'window' ? openHostWindow(host) : embedHostFrame(host, options)
   try {

@@ -1,10 +1,9 @@
 import * as Comlink from 'comlink'
-import {
-  AccessDeniedError,
-  errorToData,
-  InvalidInputError,
-  MemoryNotFoundError,
-} from '../core/errors.ts'
+import { badOption, isObject } from '../core/check-options.ts'
+import { AccessDeniedError, errorToData, MemoryNotFoundError } from '../core/errors.ts'
+
+// The scope's checks are core's, under the names its callers import from here.
+export { badOption, isObject }
 
 /** The namespaces granted to one origin at the moment of one call. */
 export class Namespaces {
@@ -47,15 +46,6 @@ export async function guard<T>(task: () => Promise<T>): Promise<T> {
 
 export function notFound(id: unknown): MemoryNotFoundError {
   return new MemoryNotFoundError(typeof id === 'string' ? id : String(id))
-}
-
-export function badOption(field: string, expected: string, got: unknown): InvalidInputError {
-  const kind = got === null ? 'null' : Array.isArray(got) ? 'an array' : typeof got
-  return new InvalidInputError('BAD_OPTION', field, `expected ${expected}, got ${kind}`)
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Releases a Comlink proxy the origin passed (a listener, a select hook), so its port can close. */

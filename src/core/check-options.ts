@@ -1,9 +1,23 @@
 /**
- * Option checks: one per kind of value, each an `InvalidInputError('BAD_OPTION')` that says what
- * was expected and what came, and the one printer of a value for those messages.
+ * Option checks: one per kind of value, each an `InvalidInputError('BAD_OPTION')` whose message
+ * reads `expected <shape>, got <value>` (the value printed by {@link describe}), and the one
+ * printer of a value for those messages. Every layer checks its options with these; a check of
+ * its own builds its error with {@link badOption}, so there is one message form.
  */
 
 import { InvalidInputError } from './errors.ts'
+
+/**
+ * The error of a failed option check: `expected <expected>, got <got>`, the value printed by
+ * {@link describe}.
+ *
+ * @example
+ * badOption('url', 'an http(s) URL', 'ftp://x').message
+ * // => "expected an http(s) URL, got 'ftp://x'"
+ */
+export function badOption(field: string, expected: string, got: unknown): InvalidInputError {
+  return new InvalidInputError('BAD_OPTION', field, `expected ${expected}, got ${describe(got)}`)
+}
 
 /**
  * Checks an options object: `undefined` is `{}` unless `required`; anything but a non-array
@@ -13,7 +27,7 @@ import { InvalidInputError } from './errors.ts'
  * @throws InvalidInputError `BAD_OPTION`.
  * @example
  * expectOptions({ namspace: 'work' }, 'options', ['namespace', 'type'], '')
- * // => throws [BAD_OPTION] namspace: expected one of the options namespace, type; got an unknown one
+ * // => throws BAD_OPTION at namspace: expected one of the options namespace, type; got an unknown one
  */
 export function expectOptions(
   value: unknown,
@@ -23,9 +37,7 @@ export function expectOptions(
   required = false,
 ): Record<string, unknown> {
   if (value === undefined && !required) return {}
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidInputError('BAD_OPTION', field, `expected an object, got ${describe(value)}`)
-  }
+  if (!isObject(value)) throw badOption(field, 'an object', value)
   for (const key of Object.keys(value)) {
     if (!names.includes(key)) {
       throw new InvalidInputError(
@@ -44,17 +56,18 @@ export function expectOptions(
  * @throws InvalidInputError `BAD_OPTION`.
  * @example
  * integerIn(2.5, 'limit', 1, 1000)
- * // => throws [BAD_OPTION] limit: expected an integer from 1 to 1000, got number 2.5
+ * // => throws BAD_OPTION at limit: expected an integer from 1 to 1000, got number 2.5
  */
 export function integerIn(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected an integer from ${min} to ${max}, got ${describe(value)}`,
-    )
+    throw badOption(field, `an integer ${range(min, max)}`, value)
   }
   return value
+}
+
+/** `from min to max`, or `≥ min` when there is no real upper bound. */
+function range(min: number, max: number): string {
+  return max >= Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`
 }
 
 /**
@@ -63,16 +76,11 @@ export function integerIn(value: unknown, field: string, min: number, max: numbe
  * @throws InvalidInputError `BAD_OPTION`.
  * @example
  * numberIn(-1, 'weights.keyword', 0, Number.POSITIVE_INFINITY)
- * // => throws [BAD_OPTION] weights.keyword: expected a finite number ≥ 0, got number -1
+ * // => throws BAD_OPTION at weights.keyword: expected a finite number ≥ 0, got number -1
  */
 export function numberIn(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    const range = max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `from ${min} to ${max}`
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected a finite number ${range}, got ${describe(value)}`,
-    )
+    throw badOption(field, `a finite number ${range(min, max)}`, value)
   }
   return value
 }
@@ -84,16 +92,11 @@ export function numberIn(value: unknown, field: string, min: number, max: number
  * @throws InvalidInputError `BAD_OPTION`.
  * @example
  * booleanOr('false', true, 'explain')
- * // => throws [BAD_OPTION] explain: expected true or false, got 'false'
+ * // => throws BAD_OPTION at explain: expected true or false, got 'false'
  */
 export function booleanOr(value: unknown, fallback: boolean, field: string): boolean {
   if (value === undefined) return fallback
-  if (typeof value !== 'boolean')
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected true or false, got ${describe(value)}`,
-    )
+  if (typeof value !== 'boolean') throw badOption(field, 'true or false', value)
   return value
 }
 
@@ -107,8 +110,7 @@ export function expectFunction<T extends (...args: never[]) => unknown>(
   field: string,
   shape = 'a function',
 ): T {
-  if (typeof value !== 'function')
-    throw new InvalidInputError('BAD_OPTION', field, `expected ${shape}, got ${describe(value)}`)
+  if (typeof value !== 'function') throw badOption(field, shape, value)
   return value as T
 }
 
@@ -118,8 +120,7 @@ export function expectFunction<T extends (...args: never[]) => unknown>(
  * @throws InvalidInputError `BAD_OPTION` at `field`, or at `field[i]` for a hole.
  */
 export function expectArray(value: unknown, field: string, shape = 'an array'): unknown[] {
-  if (!Array.isArray(value))
-    throw new InvalidInputError('BAD_OPTION', field, `expected ${shape}, got ${describe(value)}`)
+  if (!Array.isArray(value)) throw badOption(field, shape, value)
   for (let i = 0; i < value.length; i++) {
     if (!(i in value)) {
       throw new InvalidInputError(
@@ -138,7 +139,7 @@ export function expectArray(value: unknown, field: string, shape = 'an array'): 
  * @throws InvalidInputError `BAD_OPTION`.
  * @example
  * assertOneOf('maybe', ['low', 'medium', 'high'], 'confidence')
- * // => throws [BAD_OPTION] confidence: expected one of 'low', 'medium', 'high', got 'maybe'
+ * // => throws BAD_OPTION at confidence: expected one of 'low', 'medium', 'high', got 'maybe'
  */
 export function assertOneOf<T>(
   value: unknown,
@@ -146,11 +147,7 @@ export function assertOneOf<T>(
   field: string,
 ): asserts value is T {
   if (!allowed.includes(value as T)) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected one of ${allowed.map(describe).join(', ')}, got ${describe(value)}`,
-    )
+    throw badOption(field, `one of ${allowed.map(describe).join(', ')}`, value)
   }
 }
 
@@ -167,9 +164,28 @@ export function oneOf<T>(value: unknown, allowed: readonly T[], field: string): 
 }
 
 export function expectString(value: unknown, field: string): string {
-  if (typeof value !== 'string')
-    throw new InvalidInputError('BAD_OPTION', field, `expected a string, got ${describe(value)}`)
+  if (typeof value !== 'string') throw badOption(field, 'a string', value)
   return value
+}
+
+/**
+ * Checks a string with something in it besides whitespace (a name, a passphrase).
+ *
+ * @throws InvalidInputError `BAD_OPTION`.
+ * @example
+ * nonEmptyString('  ', 'source')
+ * // => throws BAD_OPTION at source: expected a non-empty string, got '  '
+ */
+export function nonEmptyString(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw badOption(field, 'a non-empty string', value)
+  }
+  return value
+}
+
+/** A non-array object: what an options bag must be. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ export function validateQuery(query: unknown, maxLength: number, field = 'query'
  * @throws InvalidInputError `LONE_SURROGATE`, `CONTROL_CHARACTER`, `BIDI_CONTROL`, `HIDDEN_CHARACTER`.
  * @example
  * checkCharacters('ok\u0007', 'text')
- * // => throws [CONTROL_CHARACTER] text: expected no control characters, got U+0007 at index 2
+ * // => throws CONTROL_CHARACTER at text: expected no control characters, got U+0007 at index 2
  */
 export function checkCharacters(text: string, field: string): string {
   if (PLAIN_ASCII.test(text)) return text

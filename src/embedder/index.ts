@@ -26,12 +26,13 @@ export {
 } from './model-table.ts'
 export type { NgramEmbedderOptions } from './ngram-embedder.ts'
 export { NgramEmbedder } from './ngram-embedder.ts'
+export { TransformersEmbedder } from './transformers-embedder.ts'
 export type {
   EmbedderDevice,
   EmbedderDtype,
   ModelProgressEvent,
   TransformersEmbedderOptions,
-} from './transformers-embedder.ts'
+} from './transformers-options.ts'
 export {
   DEFAULT_EMBEDDER_BATCH_SIZE,
   DEFAULT_EMBEDDER_DTYPE,
@@ -39,7 +40,6 @@ export {
   DEVICE_TRIAL_FACTOR,
   DEVICE_TRIAL_FLOOR_MS,
   EMBEDDER_DTYPES,
-  TransformersEmbedder,
-} from './transformers-embedder.ts'
+} from './transformers-options.ts'
 export type { UseEmbedderOptions } from './use-embedder.ts'
 export { UseEmbedder } from './use-embedder.ts'

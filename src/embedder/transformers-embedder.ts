@@ -31,21 +31,6 @@ import {
   type Transformers,
 } from './transformers-pipeline.ts'
 
-export type {
-  EmbedderDevice,
-  EmbedderDtype,
-  ModelProgressEvent,
-  TransformersEmbedderOptions,
-} from './transformers-options.ts'
-export {
-  DEFAULT_EMBEDDER_BATCH_SIZE,
-  DEFAULT_EMBEDDER_DTYPE,
-  DEFAULT_WASM_DTYPE,
-  DEVICE_TRIAL_FACTOR,
-  DEVICE_TRIAL_FLOOR_MS,
-  EMBEDDER_DTYPES,
-} from './transformers-options.ts'
-
 type Chosen = DeviceChoiceResult<LoadedPipe>
 
 /**
@@ -104,7 +89,7 @@ export class TransformersEmbedder implements Embedder {
 
   /** Model, dims and state; once loaded the device, how it was picked, the trial and load time. */
   stats(): EmbedderStats {
-    const { state, value, loadMs, error } = this.#lifecycle
+    const { state, value, loadMs, error, failure } = this.#lifecycle
     const stats: EmbedderStats = { model: this.model, dims: this.#dims, state }
     if (value) {
       stats.device = value.device
@@ -113,6 +98,7 @@ export class TransformersEmbedder implements Embedder {
       if (loadMs !== undefined) stats.loadMs = Math.round(loadMs)
     }
     if (error !== undefined) stats.error = error
+    if (failure) stats.failure = { ...failure }
     return stats
   }
 

@@ -4,6 +4,7 @@
  * folder (Node). One reader for both, so the embedder has a single load path.
  */
 
+import { concatBytes } from '../core/bytes.ts'
 import type { MemoryEvent } from '../core/types.ts'
 import { isNodeRuntime } from './checks.ts'
 
@@ -58,7 +59,7 @@ export async function readUseArtifacts(
   if (!Array.isArray(vocabulary) || !Array.isArray(vocabulary[0])) {
     throw new Error('vocab.json: expected a list of [piece, score] pairs')
   }
-  const weightData = concat(shards)
+  const weightData = concatBytes(shards)
   onProgress(options, {
     file: '',
     loaded: weightData.byteLength,
@@ -134,17 +135,7 @@ async function readBody(
     loaded += value.byteLength
     progress(loaded)
   }
-  return concat(chunks)
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0))
-  let offset = 0
-  for (const chunk of chunks) {
-    out.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return out
+  return concatBytes(chunks)
 }
 
 function parseJson<T>(bytes: Uint8Array, name: string): T {

@@ -1,5 +1,5 @@
 import { MemoryClosedError, MemoryLockedError } from '../core/errors.ts'
-import { IndexHealth } from './index-health.ts'
+import { IndexHealth } from './index/health.ts'
 
 /**
  * Whether the memory may still be used: open; closing (`close()` has begun: background work

@@ -21,12 +21,12 @@ import {
 } from '../storage/index.ts'
 import { ConnectionState } from './connection-state.ts'
 import type { EngineOptions } from './engine-options.ts'
-import type { IndexSet } from './index-set.ts'
-import { IndexSync } from './index-sync.ts'
-import type { KeywordIndexOptions } from './keyword-index.ts'
+import type { IndexSet } from './index/index-set.ts'
+import type { KeywordIndexOptions } from './index/keyword-index.ts'
+import { optionsHash } from './index/snapshot.ts'
+import { IndexUpkeep } from './index/upkeep.ts'
 import type { VectorBlocker } from './recall/vector-list.ts'
-import { optionsHash } from './snapshot.ts'
-import { WriteQueue } from './write-queue.ts'
+import { WriteQueue } from './write/queue.ts'
 
 /** Runs `task` while holding this database's cross-tab write lock. */
 export type Lock = <T>(task: () => Promise<T>) => Promise<T>
@@ -40,7 +40,7 @@ function defaultLock(name: string): Lock {
 
 /**
  * What the engine's modules share: the resolved options, the database, the write queue, and the
- * two pieces of state, each behind its owner's methods: {@link IndexSync} (the indexes and how
+ * two pieces of state, each behind its owner's methods: {@link IndexUpkeep} (the indexes and how
  * far they have caught up with the change log) and {@link ConnectionState} (open, closing,
  * closed). One per {@link MemoryEngine}; the modules under `src/engine/` take it explicitly
  * instead of reaching into the engine.
@@ -62,7 +62,7 @@ export class EngineContext {
   /** Every write, catch-up and housekeeping task runs through this, one at a time. */
   readonly queue = new WriteQueue()
   readonly connection = new ConnectionState()
-  readonly sync: IndexSync
+  readonly upkeep: IndexUpkeep
   readonly #onEvent: ((event: MemoryEvent) => void) | undefined
   readonly #background = new Set<Promise<unknown>>()
 
@@ -94,12 +94,12 @@ export class EngineContext {
     this.writeBatch = options.writeBatch ?? DEFAULT_WRITE_BATCH
     this.#onEvent = options.onEvent
     this.lock = options.writeLock ?? defaultLock(options.name)
-    this.sync = new IndexSync(this)
+    this.upkeep = new IndexUpkeep(this)
   }
 
-  /** The derived indexes as they stand now (see {@link IndexSync.indexes}). */
+  /** The derived indexes as they stand now (see {@link IndexUpkeep.indexes}). */
   get indexes(): IndexSet {
-    return this.sync.indexes
+    return this.upkeep.indexes
   }
 
   assertOpen(): void {
@@ -117,7 +117,7 @@ export class EngineContext {
     if (!e) return 'no-embedder'
     if (e.state === 'failed') return 'failed'
     if (e.state !== 'ready' || !this.indexes.vectors) return 'loading'
-    if (this.sync.reembedding) return 'reembedding'
+    if (this.upkeep.reembedding) return 'reembedding'
     return null
   }
 

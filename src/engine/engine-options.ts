@@ -16,7 +16,7 @@ import {
 } from '../core/validate.ts'
 import { TIERS } from '../core/vocabulary.ts'
 import { checkAtRestSecret, type EngramDatabase } from '../storage/index.ts'
-import type { KeywordIndexOptions } from './keyword-index.ts'
+import type { KeywordIndexOptions } from './index/keyword-index.ts'
 
 /** When the engine reviews itself (`EngineOptions.autoReview`). */
 export interface AutoReviewOptions {

@@ -12,7 +12,7 @@ import {
 } from '../core/validate.ts'
 import { TIERS } from '../core/vocabulary.ts'
 import type { EngineContext } from './engine-context.ts'
-import { connected } from './lifecycle.ts'
+import { connected } from './opening.ts'
 
 const LIST_OPTIONS: Record<keyof ListOptions, true> = {
   namespace: true,

@@ -27,10 +27,11 @@ import { validateId } from '../core/validate.ts'
 import { EngramDatabase, mapStorageError, openAtRest } from '../storage/index.ts'
 import { lockedStats, lockMemory, unlockMemory } from './at-rest/at-rest-lock.ts'
 import { unlockedStats } from './at-rest/unreadable-rows.ts'
-import { BackfillScheduler, startEmbedder } from './backfill-scheduler.ts'
-import { Curator } from './curation.ts'
 import { EngineContext } from './engine-context.ts'
 import { checkEngineOptions, type EngineOptions } from './engine-options.ts'
+import { BackfillScheduler, startEmbedder } from './index/backfill-scheduler.ts'
+import { verifyIndexes } from './index/verify.ts'
+import { countMemories, listMemories } from './listing.ts'
 import {
   connected,
   indexesFailed,
@@ -39,29 +40,28 @@ import {
   reportIndexFailure,
   restore,
   shutDown,
-} from './lifecycle.ts'
-import { countMemories, listMemories } from './listing.ts'
-import { MemoryWriter } from './memory-writer.ts'
+} from './opening.ts'
 import { forgetPage, getPage, listPages, rememberPage } from './pages/index.ts'
 import { RecallGate } from './recall/gate.ts'
-import { runRecall } from './recall.ts'
-import { RecallBookkeeping } from './recall-log.ts'
-import { type CheckedRecallOptions, checkRecallOptions } from './recall-options.ts'
+import { runRecall } from './recall/index.ts'
+import { RecallBookkeeping } from './recall/log.ts'
+import { type CheckedRecallOptions, checkRecallOptions } from './recall/options.ts'
 import { edgesOf } from './relations.ts'
-import { Replica } from './replica.ts'
-import { runReview } from './review.ts'
-import { ReviewScheduler } from './review-scheduler.ts'
+import { Replica } from './replica/index.ts'
+import { Curator } from './review/curation.ts'
+import { runReview } from './review/index.ts'
+import { ReviewScheduler } from './review/scheduler.ts'
 import { exportJsonl } from './transfer/index.ts'
-import { verifyIndexes } from './verify.ts'
+import { MemoryWriter } from './write/memory-writer.ts'
 
 /**
  * The memory itself: a Dexie database plus the in-memory indexes derived from it. Implements
  * {@link MemoryApi}; the worker exposes it as is and Node uses it in process.
  *
- * The work lives in modules that share one {@link EngineContext}: `lifecycle.ts` (open,
- * reconnect, the write lock), `index-sync.ts` (replay, rebuild, snapshots), `memory-writer.ts`
- * and `write/` (every write path), `recall.ts` and `recall/` (the read path),
- * `backfill-scheduler.ts`, `recall-log.ts`, `listing.ts` and `verify.ts`.
+ * The work lives in modules that share one {@link EngineContext}: `opening.ts` (open,
+ * reconnect, the write lock), `index/` (upkeep: replay, rebuild, snapshots, backfill, verify),
+ * `write/` (every write path), `recall/` (the read path and its log), `review/`, `replica/`,
+ * `pages/`, `transfer/` and `listing.ts`.
  *
  * @example
  * const memory = await MemoryEngine.open({ name: 'assistant', indexedDB, IDBKeyRange })
@@ -216,7 +216,7 @@ export class MemoryEngine implements MemoryApi {
     return this.#reviews ? this.#reviews.runIfDue() : false
   }
 
-  /** See {@link MemoryApi.review}; `review.ts` holds the pipeline. */
+  /** See {@link MemoryApi.review}; `review/` holds the pipeline. */
   async review(options: ReviewOptions = {}): Promise<ReviewReport> {
     this.#ctx.assertOpen()
     return runReview(this.#ctx, options)
@@ -270,7 +270,7 @@ export class MemoryEngine implements MemoryApi {
         edges: (ids) => ctx.mapped(edgesOf(ctx.db, ids)),
         recent: (limit) =>
           ctx.mapped(ctx.db.memories.orderBy('id').reverse().limit(limit).toArray()),
-        indexesUnavailable: () => ctx.sync.rebuilding || indexesFailed(ctx),
+        indexesUnavailable: () => ctx.upkeep.rebuilding || indexesFailed(ctx),
         indexFailure: () => ctx.connection.indexHealth.failure,
         now,
       },
@@ -315,7 +315,7 @@ export class MemoryEngine implements MemoryApi {
       pendingVectors: ctx.embedder ? catalogue.size - vectorEntries : 0,
       keywordEntries: keyword.size,
       vectorEntries,
-      changeSeq: ctx.sync.lastSeq,
+      changeSeq: ctx.upkeep.lastSeq,
     }
     if (ctx.embedder) stats.embedder = ctx.embedder.stats()
     if (this.#openStats) stats.open = this.#openStats
@@ -334,7 +334,7 @@ export class MemoryEngine implements MemoryApi {
     return ctx.queue.run(async () => {
       try {
         await reconnect(ctx)
-        return await ctx.sync.replay()
+        return await ctx.upkeep.replay()
       } catch (error) {
         throw ctx.mapError(error)
       }
@@ -354,7 +354,7 @@ export class MemoryEngine implements MemoryApi {
   async close(): Promise<void> {
     const ctx = this.#ctx
     if (!ctx.connection.beginClose()) return
-    ctx.sync.cancelIdleSnapshot()
+    ctx.upkeep.cancelIdleSnapshot()
     this.#backfill.stop()
     this.#reviews?.stop()
     try {
@@ -363,7 +363,7 @@ export class MemoryEngine implements MemoryApi {
         if (ctx.db.isOpen()) {
           await this.#recalls.flushCounts().catch(() => {})
           await ctx.settled()
-          if (!indexesFailed(ctx)) await ctx.sync.snapshotIfChanged().catch(() => {})
+          if (!indexesFailed(ctx)) await ctx.upkeep.snapshotIfChanged().catch(() => {})
         }
       }
     } finally {

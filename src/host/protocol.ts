@@ -15,7 +15,7 @@ import type {
   SyncOptions,
   SyncStatus,
 } from '../core/types.ts'
-import type { EmbedderDevice, EmbedderDtype } from '../embedder/transformers-embedder.ts'
+import type { EmbedderDevice, EmbedderDtype } from '../embedder/transformers-options.ts'
 import type { EngineOptions } from '../engine/engine-options.ts'
 
 export { DEFAULT_MODEL } from '../embedder/model-table.ts'

@@ -1,3 +1,4 @@
+import { concatBytes } from '../core/bytes.ts'
 import { InvalidInputError } from '../core/errors.ts'
 
 /**
@@ -83,7 +84,7 @@ export async function peek(
     held.push(next.value)
     size += next.value.length
   }
-  const head = concat(held).subarray(0, want)
+  const head = joinParts(held).subarray(0, want)
   async function* all(): AsyncGenerator<Uint8Array> {
     yield* held
     yield* chunks
@@ -91,15 +92,9 @@ export async function peek(
   return { head, all: all() }
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+/** The parts as one array; a single part as it is, so a whole file given as bytes is not copied. */
+export function joinParts(parts: readonly Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0]! : concatBytes(parts)
 }
 
 /** Whether the bytes start a zip archive (a local file header, `PK\x03\x04`). */

@@ -1,5 +1,5 @@
 import { ImportFormatError } from '../core/errors.ts'
-import { type ImportedConversation, type Turn, toMillis } from './conversation.ts'
+import { type ImportedConversation, readConversation, type Turn, toMillis } from './conversation.ts'
 
 type Node = { message?: unknown; parent?: unknown; children?: unknown }
 
@@ -37,17 +37,11 @@ export function readChatgptConversation(raw: unknown, index: number): ImportedCo
     at = node.parent ?? undefined
   }
   const turns = path.reverse().flatMap((node) => turnOf(node.message))
-  const conversation: ImportedConversation = {
-    origin: 'chatgpt',
-    id,
-    title: typeof raw.title === 'string' ? raw.title : '',
-    turns,
-  }
-  const createdAt = toMillis(raw.create_time)
-  const updatedAt = toMillis(raw.update_time)
-  if (createdAt !== undefined) conversation.createdAt = createdAt
-  if (updatedAt !== undefined) conversation.updatedAt = updatedAt
-  return conversation
+  return readConversation(
+    { origin: 'chatgpt', id, title: raw.title, turns },
+    raw.create_time,
+    raw.update_time,
+  )
 }
 
 const ROLES: Record<string, Turn['role']> = { user: 'user', assistant: 'assistant', tool: 'tool' }

@@ -1,6 +1,6 @@
 import { ImportFormatError } from '../core/errors.ts'
 import { isObject } from './chatgpt.ts'
-import { type ImportedConversation, type Turn, toMillis } from './conversation.ts'
+import { type ImportedConversation, readConversation, type Turn, toMillis } from './conversation.ts'
 
 /**
  * One conversation of a Claude export (`conversations.json`): `uuid`, `name`, `created_at`,
@@ -21,17 +21,11 @@ export function readClaudeConversation(raw: unknown, index: number): ImportedCon
     if (!isObject(m)) throw fault(`message ${i + 1}: expected an object`)
     return turnsOf(m)
   })
-  const conversation: ImportedConversation = {
-    origin: 'claude',
-    id: raw.uuid,
-    title: typeof raw.name === 'string' ? raw.name : '',
-    turns,
-  }
-  const createdAt = toMillis(raw.created_at)
-  const updatedAt = toMillis(raw.updated_at)
-  if (createdAt !== undefined) conversation.createdAt = createdAt
-  if (updatedAt !== undefined) conversation.updatedAt = updatedAt
-  return conversation
+  return readConversation(
+    { origin: 'claude', id: raw.uuid, title: raw.name, turns },
+    raw.created_at,
+    raw.updated_at,
+  )
 }
 
 function turnsOf(m: Record<string, unknown>): Turn[] {

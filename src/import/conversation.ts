@@ -71,3 +71,23 @@ export function toMillis(value: unknown): number | undefined {
   }
   return undefined
 }
+
+/** The conversation an importer read: a title that is not a string is '', times set where given. */
+export function readConversation(
+  read: { origin: ImportedConversation['origin']; id: string; title: unknown; turns: Turn[] },
+  created: unknown,
+  updated: unknown,
+): ImportedConversation {
+  const { origin, id, title, turns } = read
+  const conversation: ImportedConversation = {
+    origin,
+    id,
+    title: typeof title === 'string' ? title : '',
+    turns,
+  }
+  const createdAt = toMillis(created)
+  const updatedAt = toMillis(updated)
+  if (createdAt !== undefined) conversation.createdAt = createdAt
+  if (updatedAt !== undefined) conversation.updatedAt = updatedAt
+  return conversation
+}

@@ -66,18 +66,11 @@ export async function markdownFiles(
     const page = await memory.pages.get(pageId)
     if (!page) continue
     const first = list.find((m) => m.chunk === 0) ?? list[0]!
-    const relations = await outgoing(memory, list, target)
     const head = writeFrontMatter({
       id: pageId,
       type: 'page',
       title: page.title,
-      tags: page.tags.filter((t) => !t.startsWith('import:')),
-      created: new Date(page.createdAt).toISOString(),
-      updated: new Date(page.updatedAt).toISOString(),
-      confidence: first.confidence,
-      trust: first.trust,
-      source: page.source,
-      relations: relations.map((r) => `${r.kind} ${target(r.to)}`),
+      ...(await commonFields(memory, list, page, first, target)),
     })
     files.push({
       path: uniquePath(`pages/${fileName(page.title)}`, used),
@@ -97,6 +90,29 @@ async function allRows(memory: MemoryApi, namespace: string): Promise<Memory[]> 
     cursor = page.cursor
   } while (cursor)
   return out.reverse()
+}
+
+/**
+ * The front matter a page and a fact share, in the order both write it: `described` gives tags,
+ * dates and source (the page, or the fact), `scored` confidence and trust (its first chunk).
+ */
+async function commonFields(
+  memory: MemoryApi,
+  rows: readonly Memory[],
+  described: Pick<Memory, 'tags' | 'createdAt' | 'updatedAt' | 'source'>,
+  scored: Pick<Memory, 'confidence' | 'trust'>,
+  target: (id: string) => string,
+): Promise<Record<string, string | number | string[]>> {
+  const relations = await outgoing(memory, rows, target)
+  return {
+    tags: described.tags.filter((t) => !t.startsWith('import:')),
+    created: new Date(described.createdAt).toISOString(),
+    updated: new Date(described.updatedAt).toISOString(),
+    confidence: scored.confidence,
+    trust: scored.trust,
+    source: described.source,
+    relations: relations.map((r) => `${r.kind} ${target(r.to)}`),
+  }
 }
 
 /** Edges leaving these memories for memories outside them (a page's own chunks are one page). */
@@ -127,17 +143,10 @@ async function factsFile(
 ): Promise<string> {
   const parts = [writeFrontMatter({ type: 'facts', count: facts.length })]
   for (const f of facts) {
-    const relations = await outgoing(memory, [f], target)
     const head = writeFrontMatter({
       id: f.id,
       type: f.type,
-      tags: f.tags.filter((t) => !t.startsWith('import:')),
-      created: new Date(f.createdAt).toISOString(),
-      updated: new Date(f.updatedAt).toISOString(),
-      confidence: f.confidence,
-      trust: f.trust,
-      source: f.source,
-      relations: relations.map((r) => `${r.kind} ${target(r.to)}`),
+      ...(await commonFields(memory, [f], f, f, target)),
     })
     // Each fact's fields as a YAML block under its id, so the file reads as a list.
     const yaml = head.replace(/^---\n|---\n$/g, '')

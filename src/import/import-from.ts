@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../core/errors.ts'
 import type { MemoryApi } from '../core/types.ts'
 import { expectOptions, oneOf, validateName } from '../core/validate.ts'
-import { byteChunks, concat, type ImportSource, isZip, type NoteFile, peek } from './bytes.ts'
+import { byteChunks, type ImportSource, isZip, joinParts, type NoteFile, peek } from './bytes.ts'
 import { importConversations } from './import-conversations.ts'
 import { importNotes } from './import-notes.ts'
 import { ImportRun } from './import-run.ts'
@@ -129,7 +129,8 @@ async function importZip(run: ImportRun, bytes: AsyncGenerator<Uint8Array>): Pro
       next = await pieces.next()
       if (piece.final) break
     }
-    if (isNotePath(name)) notes.push({ path: name, text: new TextDecoder().decode(concat(parts)) })
+    if (isNotePath(name))
+      notes.push({ path: name, text: new TextDecoder().decode(joinParts(parts)) })
   }
   if (sawConversations) return
   run.found('markdown', `Markdown notes (a zip of ${notes.length} notes)`)
@@ -149,7 +150,7 @@ async function* counted(
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = []
   for await (const c of chunks) parts.push(c)
-  return concat(parts)
+  return joinParts(parts)
 }
 
 function firstNonSpace(head: Uint8Array): string | undefined {

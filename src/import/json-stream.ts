@@ -1,6 +1,6 @@
 import { JSONParser } from '@streamparser/json'
+import { concatBytes } from '../core/bytes.ts'
 import { ImportFormatError } from '../core/errors.ts'
-import { concat } from './bytes.ts'
 
 const BOM = [0xef, 0xbb, 0xbf]
 
@@ -44,7 +44,7 @@ export async function* streamArray(
   for await (let chunk of chunks) {
     bytes += chunk.length
     if (lead) {
-      chunk = concat([lead, chunk])
+      chunk = concatBytes([lead, chunk])
       if (chunk.length < 3 && chunk.every((b, i) => b === BOM[i])) {
         lead = chunk
         continue

@@ -1,6 +1,6 @@
+import { vectorFromBase64 } from '../core/vector/base64.ts'
 import { foldInto } from './merge.ts'
 import type { ForgetPayload, MemoryPayload } from './payload.ts'
-import { vectorFromBase64 } from './payload.ts'
 import { openDoc, readWinners, type SyncContext, sealDoc, sealTombstone } from './sync-context.ts'
 import type { InboundPlan } from './sync-types.ts'
 

@@ -145,17 +145,3 @@ export function sum(counts: Record<string, number> | undefined): number {
   for (const n of Object.values(counts ?? {})) total += n
   return total
 }
-
-export function vectorToBase64(vector: Float32Array): string {
-  const bytes = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength)
-  let binary = ''
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!)
-  return btoa(binary)
-}
-
-export function vectorFromBase64(text: string): Float32Array {
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return new Float32Array(bytes.buffer)
-}

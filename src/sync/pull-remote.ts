@@ -1,14 +1,15 @@
-import type { RemotePut } from '../engine/replica.ts'
-import { type EdgeChange, isEdgeDoc, pullEdges, sealSupersedes } from './edges.ts'
-import { keptVersion, type Leaf, resolveLeaves } from './merge.ts'
+import { vectorFromBase64 } from '../core/vector/base64.ts'
+import type { RemotePut } from '../engine/replica/index.ts'
+import { type EdgeChange, isEdgeDoc, pullEdges } from './edges.ts'
+import { keepEarlierTexts, placeKeptTexts } from './kept-texts.ts'
+import { type Leaf, resolveLeaves } from './merge.ts'
 import { foldNearDuplicates } from './near-duplicates.ts'
-import { contentOf, type MemoryPayload, toRow, vectorFromBase64 } from './payload.ts'
+import { contentOf, type MemoryPayload, toRow } from './payload.ts'
 import { sameSeal } from './sealed.ts'
 import {
   isMemoryDoc,
   openChecked,
   openTombstone,
-  readWinners,
   refuse,
   type SealedDoc,
   type SyncContext,
@@ -17,7 +18,6 @@ import {
   type Tombstone,
   writeDocs,
 } from './sync-context.ts'
-import { memoryDocId } from './sync-keys.ts'
 import { SYNC_BATCH } from './sync-options.ts'
 import type { InboundPlan, SyncCursor } from './sync-types.ts'
 import { compareVersions } from './versions.ts'
@@ -55,6 +55,7 @@ export async function pullBatch(
     if (change.changes.length > 1 || !(await applyPlain(ctx, change.id, doc, plan)))
       await resolve(ctx, change.id, doc, plan)
   }
+  await placeKeptTexts(ctx, plan, (doc) => openPayload(ctx, doc, true))
   await foldNearDuplicates(ctx, plan)
   // A conflict here (the replicator wrote meanwhile) is resolved when its change comes round.
   const written = await writeDocs(ctx, plan.writes)
@@ -239,28 +240,6 @@ async function acceptedLeaf(
 }
 
 /**
- * A text that lost a concurrent edit stays, as a memory of its own that the merged one
- * supersedes: its document named by its own identity and sealed from its version alone, the
- * edge from the merged document to it, both the same bytes on every device that merges.
- */
-async function keepEarlierTexts(
-  ctx: SyncContext,
-  docId: string,
-  kept: readonly MemoryPayload[],
-  merged: MemoryPayload,
-  plan: InboundPlan,
-): Promise<void> {
-  for (const version of kept) {
-    const keptId = await memoryDocId(ctx.keys, version.row)
-    if (keptId === docId) continue
-    const held = (await readWinners(ctx, [keptId])).get(keptId)
-    if (!held) plan.writes.push(await sealDoc(ctx, keptId, keptVersion(version, docId)))
-    const edge = await sealSupersedes(ctx, docId, keptId, merged.row.updatedAt)
-    if (edge) plan.writes.push(edge)
-  }
-}
-
-/**
  * One engine write for the plan; the document map and the ledger follow what was stored. A put
  * the engine held back (a local change not yet pushed) is not accepted: the next push merges it
  * against the version it was edited from.
@@ -277,7 +256,12 @@ export async function store(
     if (local !== undefined) deletes.push(local)
   }
   const model = ctx.replica.model
-  const puts: RemotePut[] = plan.puts.map(({ docId, payload, vector }) => {
+  // Puts over memories held here go first: a kept earlier text arriving in the batch of the
+  // merge that superseded it has the key the local row holds until the merge re-words it, and
+  // would otherwise land on that row and be overwritten by the merge.
+  const mapped = (p: InboundPlan['puts'][number]) => ctx.docs.localOf(p.docId) !== undefined
+  const ordered = [...plan.puts].sort((x, y) => Number(mapped(y)) - Number(mapped(x)))
+  const puts: RemotePut[] = ordered.map(({ docId, payload, vector }) => {
     const put: RemotePut = { memory: toRow(payload, payload.origin) }
     const replaces = ctx.docs.localOf(docId)
     if (replaces !== undefined) put.replaces = replaces
@@ -287,24 +271,24 @@ export async function store(
     }
     return put
   })
-  const held = new Set<string>()
+  const heldBack = new Set<string>()
   if (puts.length > 0 || deletes.length > 0) {
     const applied = await ctx.replica.apply(puts, deletes, guard)
     for (const id of deletes) {
-      if (ctx.replica.row(id)) held.add(ctx.docs.docOf(id)!)
+      if (ctx.replica.row(id)) heldBack.add(ctx.docs.docOf(id)!)
       else ctx.docs.dropLocal(id)
     }
-    plan.puts.forEach((p, i) => {
+    ordered.forEach((p, i) => {
       const id = applied.ids[i]!
       ctx.docs.set(id, p.docId)
       const row = ctx.replica.row(id)
       if (!row || row.text !== p.payload.row.text || row.updatedAt !== p.payload.row.updatedAt)
-        held.add(p.docId)
+        heldBack.add(p.docId)
     })
     ctx.status.applied += applied.changed + applied.deleted
   }
   for (const a of plan.accepts) {
-    if (held.has(a.docId)) continue
+    if (heldBack.has(a.docId)) continue
     const rev = a.writeIndex !== undefined && a.writeIndex >= 0 ? revs[a.writeIndex] : a.rev
     if (rev) ctx.ledger.accept(a.docId, { vv: a.vv, rev, deleted: a.deleted })
   }

@@ -1,7 +1,8 @@
 import type { Memory } from '../core/types.ts'
+import { vectorToBase64 } from '../core/vector/base64.ts'
 import type { VectorRow } from '../storage/index.ts'
 import { mergePayloads } from './merge.ts'
-import { contentOf, type MemoryPayload, toPayload, vectorToBase64 } from './payload.ts'
+import { contentOf, type MemoryPayload, toPayload } from './payload.ts'
 import { openPayload, store } from './pull-remote.ts'
 import { type SealedFields, sameSeal } from './sealed.ts'
 import {

@@ -1,5 +1,5 @@
 import type { SyncRefusal, SyncStatus } from '../core/types.ts'
-import type { Replica } from '../engine/replica.ts'
+import type { Replica } from '../engine/replica/index.ts'
 import type { EdgeState } from './edge-state.ts'
 import type { Ledger } from './ledger.ts'
 import type { ForgetPayload, MemoryPayload } from './payload.ts'

@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../core/errors.ts'
+import { badOption, booleanOr, expectOptions, integerIn, numberIn } from '../core/check-options.ts'
 import type { SyncOptions } from '../core/types.ts'
 import { DEFAULT_KDF_ITERATIONS } from './sync-keys.ts'
 
@@ -38,7 +38,7 @@ export interface ResolvedSyncOptions {
   maxDocumentBytes: number
 }
 
-const NAMES = new Set([
+const NAMES = [
   'url',
   'auth',
   'passphrase',
@@ -51,45 +51,34 @@ const NAMES = new Set([
   'pollMs',
   'maxRetryMs',
   'maxDocumentBytes',
-])
+] as const satisfies readonly (keyof StartSyncOptions)[]
 
 /** Checks {@link SyncOptions}; throws InvalidInputError `BAD_OPTION` naming the field. */
 export function checkSyncOptions(options: StartSyncOptions): ResolvedSyncOptions {
-  const bad = (field: string, expected: string, got: unknown): never => {
-    throw new InvalidInputError('BAD_OPTION', field, `expected ${expected}, got ${describe(got)}`)
-  }
-  if (!options || typeof options !== 'object') bad('options', 'an object', options)
-  for (const name of Object.keys(options)) if (!NAMES.has(name)) bad(name, 'a sync option', name)
+  expectOptions(options, 'options', NAMES, '', true)
   const { url, auth, passphrase, key } = options
-  if (typeof url !== 'string' || !/^https?:\/\/./.test(url)) bad('url', 'an http(s) URL', url)
+  if (typeof url !== 'string' || !/^https?:\/\/./.test(url))
+    throw badOption('url', 'an http(s) URL', url)
   if (
     auth !== undefined &&
     (typeof auth?.username !== 'string' || typeof auth?.password !== 'string')
   )
-    bad('auth', '{ username, password } strings', auth)
+    throw badOption('auth', '{ username, password } strings', auth)
   if ((passphrase === undefined) === (key === undefined))
-    bad('passphrase', 'exactly one of passphrase and key', 'both or neither')
+    throw badOption('passphrase', 'exactly one of passphrase and key', 'both or neither')
   if (passphrase !== undefined && (typeof passphrase !== 'string' || passphrase.length === 0))
-    bad('passphrase', 'a non-empty string', passphrase)
+    throw badOption('passphrase', 'a non-empty string', passphrase)
   if (key !== undefined && (typeof key !== 'object' || key === null || !('algorithm' in key)))
-    bad('key', 'a CryptoKey', key)
-  const flag = (name: 'live' | 'vectors', fallback: boolean) => {
-    const v = options[name]
-    if (v !== undefined && typeof v !== 'boolean') bad(name, 'a boolean', v)
-    return v ?? fallback
-  }
+    throw badOption('key', 'a CryptoKey', key)
+  const flag = (name: 'live' | 'vectors', fallback: boolean) =>
+    booleanOr(options[name], fallback, name)
   const number = (
     name: 'kdfIterations' | 'pollMs' | 'maxRetryMs' | 'maxDocumentBytes',
     fallback: number,
     min: number,
-  ) => {
-    const v = options[name]
-    if (v !== undefined && (!Number.isInteger(v) || v < min)) bad(name, `an integer >= ${min}`, v)
-    return v ?? fallback
-  }
+  ) => integerIn(options[name] ?? fallback, name, min, Number.MAX_SAFE_INTEGER)
   const near = options.nearDuplicate
-  if (near !== undefined && (typeof near !== 'number' || !(near >= 0 && near <= 1)))
-    bad('nearDuplicate', 'a number 0..1', near)
+  if (near !== undefined) numberIn(near, 'nearDuplicate', 0, 1)
   const resolved: ResolvedSyncOptions = {
     url: url.replace(/\/+$/, ''),
     secret: passphrase !== undefined ? { passphrase } : { key: key! },
@@ -104,10 +93,4 @@ export function checkSyncOptions(options: StartSyncOptions): ResolvedSyncOptions
   }
   if (auth) resolved.auth = auth
   return resolved
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
 }

@@ -1,7 +1,7 @@
 import { EngramError, errorToData, SyncServerError } from '../core/errors.ts'
 import type { SyncHandle, SyncStatus } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
-import type { Replica } from '../engine/replica.ts'
+import type { Replica } from '../engine/replica/index.ts'
 import { loadEdges, newEdgeState, pushEdges } from './edges.ts'
 import { KEYCHECK_ID, openKeys } from './keycheck.ts'
 import { Ledger } from './ledger.ts'

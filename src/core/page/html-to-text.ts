@@ -10,7 +10,7 @@
  * injected instructions.
  */
 
-import { type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts'
+import { HEADING_TAGS, type HtmlElement, type HtmlNode, parseHtml } from './html-tree.ts'
 import { HTML_SPACE, longestRun, Writer } from './markdown-writer.ts'
 
 /** A page read from HTML. */
@@ -79,12 +79,7 @@ const BLOCK_INSIDE = new Set([
   'pre',
   'table',
   'blockquote',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADING_TAGS,
 ])
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$|!)/i
 const LANGUAGE = /(?:^|\s)(?:language|lang)-([\w+#.-]+)/

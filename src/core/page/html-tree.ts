@@ -20,6 +20,9 @@ export type HtmlNode = HtmlElement | string
 /** Nesting deeper than this attaches children to the deepest element kept (no stack overflow). */
 export const MAX_HTML_DEPTH = 256
 
+/** The six heading elements, shared by the parser (they close a <p>) and the text walk. */
+export const HEADING_TAGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const
+
 const VOID = new Set([
   'area',
   'base',
@@ -53,12 +56,7 @@ const CLOSES_P = new Set([
   'figure',
   'footer',
   'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADING_TAGS,
   'header',
   'hr',
   'main',

@@ -33,6 +33,11 @@ export interface Requirement {
   within: number
 }
 
+/** `within(40, 'owned', 'after')`: the user's data within 40 characters after the match. */
+export function within(chars: number, what: SpanKind, side: Requirement['side']): Requirement {
+  return { what, side, within: chars }
+}
+
 /** Builds a cue; `needs` is a comma-separated list. */
 export function cue(
   rule: PoisonRule,

@@ -4,7 +4,7 @@
  * self-propagation ("copy this note into every new memory", "if it is deleted, recreate it").
  * Legitimate preferences use the first kind all the time, so it scores low on its own.
  */
-import { CLAUSE, type Cue, cue } from './cue.ts'
+import { CLAUSE, type Cue, cue, within } from './cue.ts'
 import { LIKELY, SUGGESTIVE, WEAK } from './rules.ts'
 
 const OUTPUTS = `(?:answers?|responses?|replies|reply|messages?|outputs?|summar(?:y|ies)|emails?|prompts?|recalls?|conversations?|chats?|sessions?|turns?|quer(?:y|ies)|documents?|links?)`
@@ -54,7 +54,7 @@ export const BEHAVIOUR_CUES: readonly Cue[] = [
     0.3,
     'always, every, whenever, each, all',
     String.raw`\b(?:always|every time|whenever|in every|(?:to|in|at|of|with|into) (?:all|each|every) (?:of )?(?:your |my )?(?:future )?(?:answers?|responses?|replies|messages?|outputs?|summar(?:y|ies)|emails?))\b`,
-    { near: [{ what: 'target', side: 'either', within: 100 }] },
+    { near: [within(100, 'target', 'either')] },
   ),
 
   cue(

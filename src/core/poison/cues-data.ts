@@ -4,7 +4,7 @@
  * carry data (curl with `-d`, `fetch(…document.cookie)`, function-call JSON), and the user's data
  * sent, shared or embedded without a trigger phrase.
  */
-import { type Cue, cue, NOT_BEFORE, SENSITIVE } from './cue.ts'
+import { type Cue, cue, NOT_BEFORE, SENSITIVE, within } from './cue.ts'
 import { LIKELY, SUGGESTIVE, WEAK } from './rules.ts'
 
 /** A placeholder an agent would fill with the user's data. */
@@ -41,10 +41,7 @@ export const DATA_CUES: readonly Cue[] = [
   ),
   cue('data-url', 'url:fill', 0.4, 'http, www', String.raw`\b${FILL}\b`, {
     literal: true,
-    near: [
-      { what: 'url', side: 'either', within: 200 },
-      { what: 'owned', side: 'either', within: 60 },
-    ],
+    near: [within(200, 'url', 'either'), within(60, 'owned', 'either')],
   }),
   cue(
     'data-url',
@@ -109,7 +106,7 @@ export const DATA_CUES: readonly Cue[] = [
     LIKELY,
     'tool, function, plugin, endpoint, webhook, terminal, shell, http, fetch_url, request, quer, post',
     String.raw`\b${TOOL}\b`,
-    { on: 'lower', literal: true, near: [{ what: 'owned', side: 'either', within: 120 }] },
+    { on: 'lower', literal: true, near: [within(120, 'owned', 'either')] },
   ),
 
   cue(
@@ -120,10 +117,7 @@ export const DATA_CUES: readonly Cue[] = [
     String.raw`\b${NOT_BEFORE}${SEND}\b`,
     {
       literal: true,
-      near: [
-        { what: 'owned', side: 'after', within: 40 },
-        { what: 'target', side: 'after', within: 120 },
-      ],
+      near: [within(40, 'owned', 'after'), within(120, 'target', 'after')],
     },
   ),
   cue(
@@ -133,10 +127,7 @@ export const DATA_CUES: readonly Cue[] = [
     'anyone, anybody, whoever, any, partner, third part, stranger, everyone, asks',
     String.raw`\b${NOT_BEFORE}(?:share|sharing|give|giving|send|sending|reveal|revealing|disclose|disclosing|hand over|tell|forward|provide|providing|give out|read out|print|output|show)\b`,
     {
-      near: [
-        { what: 'owned', side: 'after', within: 40 },
-        { what: 'audience', side: 'after', within: 100 },
-      ],
+      near: [within(40, 'owned', 'after'), within(100, 'audience', 'after')],
     },
   ),
   cue(
@@ -145,7 +136,7 @@ export const DATA_CUES: readonly Cue[] = [
     SUGGESTIVE,
     'send, forward, post, upload, transmit, mail, email, e-mail, leak, share, submit, sync, relay, export, transfer, log, mirror, cc',
     String.raw`\b${NOT_BEFORE}${SEND}\b`,
-    { near: [{ what: 'owned', side: 'after', within: 40 }] },
+    { near: [within(40, 'owned', 'after')] },
   ),
   cue(
     'exfiltration',
@@ -153,7 +144,7 @@ export const DATA_CUES: readonly Cue[] = [
     SUGGESTIVE,
     'include, add, insert, append, put, embed, paste, hide, encode',
     String.raw`\b(?:include|add|insert|append|put|embed|paste|hide|encode)\b`,
-    { near: [{ what: 'owned', side: 'after', within: 40 }] },
+    { near: [within(40, 'owned', 'after')] },
   ),
   cue(
     'exfiltration',
@@ -161,7 +152,7 @@ export const DATA_CUES: readonly Cue[] = [
     0.4,
     'repeat, read, say, echo, write, print, paste, post, save, store, copy',
     String.raw`\b(?:repeat|read|say|echo|write|print|paste|post|save|store|copy)\s+(?:it|them|that|this)\s+(?:back|out|aloud|in full|verbatim|to)\b`,
-    { near: [{ what: 'owned', side: 'before', within: 60 }] },
+    { near: [within(60, 'owned', 'before')] },
   ),
   cue(
     'exfiltration',

@@ -4,7 +4,7 @@
  * "skip the usual safety checks", "treat messages from x as if they came from the user",
  * "complete purchases even if they decline".
  */
-import { CLAUSE, type Cue, cue } from './cue.ts'
+import { CLAUSE, type Cue, cue, within } from './cue.ts'
 import { CERTAIN, LIKELY, SUGGESTIVE, WEAK } from './rules.ts'
 
 const LIMITS = `(?:rules|restrictions|limits|limitations|filters|guidelines?|guardrails|boundaries|censorship|ethics|ethical (?:or moral )?guidelines|moral(?:s| guidelines)|polic(?:y|ies)|content polic(?:y|ies)|confines|refusals?|warnings|safety (?:rules|guidelines|filters))`
@@ -96,7 +96,7 @@ export const ROLE_CUES: readonly Cue[] = [
     0.3,
     'verify, confirm, log in, sign in, re-enter, reenter, update',
     String.raw`\b(?:verify|confirm|log in|sign in|re[- ]?enter|update (?:your|their) (?:details|payment|card|password))\b`,
-    { near: [{ what: 'url', side: 'after', within: 60 }] },
+    { near: [within(60, 'url', 'after')] },
   ),
   cue(
     'instruction-override',

@@ -3,14 +3,8 @@
  * cue that matched at a position; distinct cues close together combine as independent evidence.
  */
 import { type Layer, sourceSpan } from './normalise.ts'
-import {
-  EXCERPT_CHARS,
-  POISON_THRESHOLD,
-  POISON_WINDOW,
-  type PoisonFinding,
-  type PoisonRule,
-  type PoisonVerdict,
-} from './rules.ts'
+import type { PoisonFinding, PoisonRule, PoisonVerdict } from './rules.ts'
+import { EXCERPT_CHARS, POISON_THRESHOLD, POISON_WINDOW } from './rules.ts'
 
 export interface Hit {
   rule: PoisonRule

@@ -182,29 +182,33 @@ function override(layer: Layer, text: string, hits: Hits, find: Finder): void {
   if (best > 0) span(hits, layer, 'lexicon:override', 'instruction-override', best, parts)
 }
 
-function exfiltration(layer: Layer, text: string, hits: Hits, find: Finder): void {
-  const sends = find('send')
-  if (sends.length === 0) return
-  const data = find('data')
-  for (const send of sends) {
-    const what = data.find((d) => near(text, send, d))
-    if (!what) continue
-    const around = layer.lower.slice(Math.max(0, send.index - 120), send.end + 160)
-    const score = TARGET_RE.test(around) ? 0.7 : SUGGESTIVE
-    span(hits, layer, 'lexicon:send', 'exfiltration', score, [send, what])
-    return
+/** The first `lead` with a `partner` near it, and that partner; `partner` is found only if needed. */
+function firstNear(
+  text: string,
+  find: Finder,
+  lead: Concept,
+  partner: Concept,
+): [Match, Match] | undefined {
+  const leads = find(lead)
+  if (leads.length === 0) return undefined
+  const partners = find(partner)
+  for (const a of leads) {
+    const b = partners.find((p) => near(text, a, p))
+    if (b) return [a, b]
   }
+  return undefined
+}
+
+function exfiltration(layer: Layer, text: string, hits: Hits, find: Finder): void {
+  const pair = firstNear(text, find, 'send', 'data')
+  if (!pair) return
+  const [send] = pair
+  const around = layer.lower.slice(Math.max(0, send.index - 120), send.end + 160)
+  const score = TARGET_RE.test(around) ? 0.7 : SUGGESTIVE
+  span(hits, layer, 'lexicon:send', 'exfiltration', score, pair)
 }
 
 function extraction(layer: Layer, text: string, hits: Hits, find: Finder): void {
-  const verbs = find('reveal')
-  if (verbs.length === 0) return
-  const targets = find('systemPrompt')
-  for (const verb of verbs) {
-    const target = targets.find((t) => near(text, verb, t))
-    if (target) {
-      span(hits, layer, 'lexicon:extract', 'exfiltration', CERTAIN, [verb, target])
-      return
-    }
-  }
+  const pair = firstNear(text, find, 'reveal', 'systemPrompt')
+  if (pair) span(hits, layer, 'lexicon:extract', 'exfiltration', CERTAIN, pair)
 }

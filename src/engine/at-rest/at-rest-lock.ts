@@ -2,7 +2,7 @@ import { EncryptionError } from '../../core/errors.ts'
 import type { AtRestSecret, MemoryStats } from '../../core/types.ts'
 import { checkAtRestSecret, unlockKeys } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { type OpenStats, restore } from '../lifecycle.ts'
+import { type OpenStats, restore } from '../opening.ts'
 
 /** What locking stops and unlocking restarts besides the indexes. */
 export interface AtRestParts {
@@ -34,9 +34,9 @@ export async function lockMemory(ctx: EngineContext, parts: AtRestParts): Promis
   await parts.flushCounts().catch(() => {})
   await ctx.settled()
   await ctx.queue.run(async () => {
-    if (ctx.db.isOpen()) await ctx.sync.snapshotIfChanged().catch(() => {})
+    if (ctx.db.isOpen()) await ctx.upkeep.snapshotIfChanged().catch(() => {})
     ctx.db.atRest.lock()
-    ctx.sync.drop()
+    ctx.upkeep.drop()
   })
 }
 
@@ -65,7 +65,7 @@ export async function unlockMemory(
       return stats
     } catch (error) {
       ctx.db.atRest.lock()
-      ctx.sync.drop()
+      ctx.upkeep.drop()
       throw ctx.mapError(error)
     }
   })

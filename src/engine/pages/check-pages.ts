@@ -1,6 +1,7 @@
+import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import { pageHash } from '../../core/page/index.ts'
 import type { Memory, VerifyReport } from '../../core/types.ts'
-import { type ChunkRow, groupPages, reassembleRows } from './page-rows.ts'
+import { groupPages, reassembleRows } from './page-rows.ts'
 
 /**
  * The pages among `memories` that no longer make up the page they were stored as: chunks not

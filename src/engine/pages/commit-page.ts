@@ -4,9 +4,9 @@ import {
   storedKeys,
   type VectorRow,
 } from '../../storage/index.ts'
-import type { IndexSet } from '../index-set.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import { dropEdges } from '../relations.ts'
-import { STALE } from '../write-batch.ts'
+import { STALE } from '../write/index.ts'
 import type { PagePlan } from './plan-page.ts'
 
 /** What the commit needs from the engine. */

@@ -1,8 +1,9 @@
 import { InvalidInputError } from '../../core/errors.ts'
+import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import { pageHash } from '../../core/page/index.ts'
 import type { Memory } from '../../core/types.ts'
 import type { CheckedPage } from './page-input.ts'
-import { type ChunkRow, groupPages, reassembleRows } from './page-rows.ts'
+import { groupPages, reassembleRows } from './page-rows.ts'
 
 /** The stored page a write is about, and whether the write would change it. */
 export type PageMatch =

@@ -2,7 +2,7 @@ import { MemoryNotFoundError } from '../../core/errors.ts'
 import { validateId } from '../../core/validate.ts'
 import { storedKeys } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../lifecycle.ts'
+import { locked } from '../opening.ts'
 import { dropEdges } from '../relations.ts'
 
 /**
@@ -30,7 +30,7 @@ export async function forgetPage(ctx: EngineContext, pageId: unknown): Promise<v
         return { ids, seqs: (await db.changes.bulkAdd(changes, { allKeys: true })) as number[] }
       })
       for (const one of ids) ctx.indexes.remove(one)
-      ctx.sync.recordWrites(seqs)
+      ctx.upkeep.recordWrites(seqs)
     }),
   )
 }

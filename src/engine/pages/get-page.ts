@@ -1,7 +1,7 @@
 import type { StoredPage } from '../../core/types.ts'
 import { validateId } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { connected } from '../lifecycle.ts'
+import { connected } from '../opening.ts'
 import { groupPages, reassembleRows } from './page-rows.ts'
 
 /** The page reassembled from its chunk rows as stored, or undefined when it has none. */

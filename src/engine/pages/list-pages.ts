@@ -2,7 +2,7 @@ import { DEFAULT_NAMESPACE } from '../../core/options.ts'
 import type { PageInfo } from '../../core/types.ts'
 import { expectOptions, validateName } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { connected } from '../lifecycle.ts'
+import { connected } from '../opening.ts'
 import { groupPages } from './page-rows.ts'
 
 /**

@@ -10,7 +10,7 @@ import {
   validateTags,
 } from '../../core/validate.ts'
 import { POISON_POLICIES, TRUST_LEVELS } from '../../core/vocabulary.ts'
-import { defaultTrust } from '../prepare.ts'
+import { defaultTrust } from '../write/prepare.ts'
 
 /** A checked {@link RememberPageInput}: the page normalised, every field resolved. */
 export interface CheckedPage {

@@ -1,16 +1,9 @@
+import { type ChunkRow, isChunk } from '../../core/page/chunk-row.ts'
 import { embeddingText, reassemblePage } from '../../core/page/index.ts'
-import type { Memory, PageChunkInfo } from '../../core/types.ts'
+import type { Memory } from '../../core/types.ts'
 
 /** The type every chunk of a page is stored as. */
 export const PAGE_TYPE = 'page'
-
-/** A memory row that is a chunk of a page. */
-export type ChunkRow = Memory & { pageId: string; chunk: number; page: PageChunkInfo }
-
-/** Whether a row is a chunk of a page (and carries where it sits). */
-export function isChunk(memory: Memory): memory is ChunkRow {
-  return memory.pageId !== undefined && memory.chunk !== undefined && memory.page !== undefined
-}
 
 /**
  * The dedup key of a chunk: unique per chunk and never a text's key (those cannot hold NUL), so

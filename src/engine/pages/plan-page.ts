@@ -1,11 +1,12 @@
 import type { LifecycleOptions } from '../../core/options.ts'
+import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import { chunkPage, type PageChunk, pageHash, planChunkUpdate } from '../../core/page/index.ts'
 import type { PageChunkInfo } from '../../core/types.ts'
-import { screen, screenedText } from '../prepare.ts'
-import { toMemory } from '../write-batch.ts'
+import { toMemory } from '../write/index.ts'
+import { screen, screenedText } from '../write/prepare.ts'
 import type { PageMatch } from './find-page.ts'
 import type { CheckedPage } from './page-input.ts'
-import { type ChunkRow, chunkKey, PAGE_TYPE } from './page-rows.ts'
+import { chunkKey, PAGE_TYPE } from './page-rows.ts'
 
 /** One row a page write stores, and whether it needs a new vector. */
 export interface PlannedRow {

@@ -3,8 +3,8 @@ import { StorageError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { PageResult } from '../../core/types.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../lifecycle.ts'
-import { STALE } from '../write-batch.ts'
+import { locked } from '../opening.ts'
+import { STALE } from '../write/index.ts'
 import { applyPage, commitPage } from './commit-page.ts'
 import { embedChunks } from './embed-chunks.ts'
 import { findPage } from './find-page.ts'
@@ -64,7 +64,7 @@ export async function rememberPage(
         })
         if (seqs !== STALE) {
           applyPage(ctx.indexes, plan, vectors)
-          ctx.sync.recordWrites(seqs)
+          ctx.upkeep.recordWrites(seqs)
           if (plan.rows.some((r) => r.embed && !vectors.has(r.row.id))) deps.scheduleBackfill()
           return {
             pageId: plan.pageId,
@@ -78,7 +78,7 @@ export async function rememberPage(
             `page ${plan.pageId} kept changing in another tab (${attempt} tries)`,
           )
         }
-        await ctx.sync.replay()
+        await ctx.upkeep.replay()
       }
     }),
   )

@@ -1,6 +1,6 @@
 import { splitQuery } from '../../core/query.ts'
 import { tokenize } from '../../core/tokenize.ts'
-import type { KeywordIndex } from '../keyword-index.ts'
+import type { KeywordIndex } from '../index/keyword-index.ts'
 
 /**
  * A recall query analysed once, on the way in; every later stage reads this and nothing else of

@@ -1,6 +1,6 @@
 import type { RankedList } from '../../core/fusion.ts'
 import type { ListName } from '../../core/types.ts'
-import type { IndexSet } from '../index-set.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallScope } from './scope.ts'
 

@@ -1,7 +1,7 @@
 import { explainHit, viaOf } from '../../core/explain.ts'
-import { surfaceForms } from '../../core/highlight.ts'
 import { describeConfidence } from '../../core/lifecycle.ts'
 import type { FusionSettings } from '../../core/options.ts'
+import { surfaceForms } from '../../core/recall/highlight.ts'
 import type { RecallHit } from '../../core/types.ts'
 import type { Ranked } from './rank.ts'
 

@@ -1,10 +1,5 @@
 import type { ModelCalibration } from '../../core/adaptive-fusion.ts'
-import {
-  applyFloor,
-  type FloorPolicy,
-  type HitEvidence,
-  liftOf,
-} from '../../core/relevance-floor.ts'
+import { applyFloor, type FloorPolicy, type HitEvidence, liftOf } from '../../core/recall/floor.ts'
 import type { Memory, RecallHit } from '../../core/types.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallLists } from './lists.ts'

@@ -1,4 +1,8 @@
-import { type HighlightQuery, highlightRanges, type TermProcessor } from '../../core/highlight.ts'
+import {
+  type HighlightQuery,
+  highlightRanges,
+  type TermProcessor,
+} from '../../core/recall/highlight.ts'
 import type { RecallHit } from '../../core/types.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { RankedItem, RankedList } from '../../core/fusion.ts'
-import type { IndexSet } from '../index-set.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallScope } from './scope.ts'
 

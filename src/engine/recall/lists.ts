@@ -1,10 +1,10 @@
 import type { RankedList } from '../../core/fusion.ts'
 import type { Degraded } from '../../core/types.ts'
-import type { CheckedRecallOptions } from '../recall-options.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import { exactLists } from './exact-lists.ts'
 import type { HitEvidence } from './explain.ts'
 import { keywordList } from './keyword-list.ts'
+import type { CheckedRecallOptions } from './options.ts'
 import type { RecallScope } from './scope.ts'
 import { type VectorEvidence, type VectorSource, vectorList } from './vector-list.ts'
 

@@ -1,7 +1,7 @@
-import { boostFactor, computeBoosts } from '../../core/boosts.ts'
 import type { FusedCandidate } from '../../core/fusion.ts'
 import { type ConfidenceReading, confidenceAt } from '../../core/lifecycle.ts'
 import type { BoostOptions, LifecycleOptions } from '../../core/options.ts'
+import { boostFactor, computeBoosts } from '../../core/recall/boosts.ts'
 import type { Boost, Memory } from '../../core/types.ts'
 
 /** A fused candidate with its row, the boosts it earned and its final score. */

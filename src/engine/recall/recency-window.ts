@@ -2,8 +2,8 @@ import { isExpired } from '../../core/lifecycle.ts'
 import type { LifecycleOptions } from '../../core/options.ts'
 import type { IndexFailure, Memory, RecallHit } from '../../core/types.ts'
 import { trustRank } from '../../core/vocabulary.ts'
-import type { CheckedRecallOptions } from '../recall-options.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
+import type { CheckedRecallOptions } from './options.ts'
 
 /** Newest memories the recency window reads from the table. */
 export const RECENCY_WINDOW = 500

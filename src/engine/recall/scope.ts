@@ -1,8 +1,8 @@
 import { DEFAULT_LIFECYCLE, type LifecycleOptions } from '../../core/options.ts'
-import type { IndexSet } from '../index-set.ts'
-import type { CheckedRecallOptions } from '../recall-options.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import { lifecycleFilter } from './lifecycle-filter.ts'
+import type { CheckedRecallOptions } from './options.ts'
 
 /** Which memories a recall may return, as predicates every list applies before its cut. */
 export interface RecallScope {

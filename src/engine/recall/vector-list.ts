@@ -2,7 +2,7 @@ import { EmbedderUnavailableError } from '../../core/errors.ts'
 import type { RankedList } from '../../core/fusion.ts'
 import { COSINE_DEPTH } from '../../core/options.ts'
 import type { Degraded, Embedder, RecallMode } from '../../core/types.ts'
-import type { IndexSet } from '../index-set.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallScope } from './scope.ts'
 

@@ -13,7 +13,7 @@ import {
   validateName,
 } from '../../core/validate.ts'
 import { PAGE_TYPE } from '../pages/page-rows.ts'
-import { type PreparedWrite, screen } from '../prepare.ts'
+import { type PreparedWrite, screen } from '../write/prepare.ts'
 
 /** A chunk line, checked: its write (text verbatim, type `'page'`, `restored.page` set). */
 export interface ImportedChunk {

@@ -1,8 +1,8 @@
 import type { ExportOptions, Memory } from '../../core/types.ts'
 import { booleanOr, expectOptions, validateName } from '../../core/validate.ts'
+import { vectorToBase64 } from '../../core/vector/base64.ts'
 import { type EngramDatabase, storedKeys, type VectorRow } from '../../storage/index.ts'
 import { edgesOf } from '../relations.ts'
-import { toBase64 } from './base64.ts'
 import { importableMeta } from './plain-meta.ts'
 
 /** Bump when the line format changes incompatibly. */
@@ -153,7 +153,7 @@ function exportLine(
       if (meta.value === undefined) delete line.meta
       else line.meta = meta.value
     }
-    if (vector && vector.model === model) line.vector = toBase64(vector.vector)
+    if (vector && vector.model === model) line.vector = vectorToBase64(vector.vector)
     return { line: JSON.stringify(line), repaired }
   } catch {
     return undefined

@@ -12,7 +12,7 @@ import {
   TRUST_LEVELS,
   trustRank,
 } from '../../core/vocabulary.ts'
-import { prepareWrite, REMEMBER_OPTION_NAMES } from '../prepare.ts'
+import { prepareWrite, REMEMBER_OPTION_NAMES } from '../write/prepare.ts'
 
 /** Largest `batchSize` an import accepts. */
 const MAX_IMPORT_BATCH = 10_000

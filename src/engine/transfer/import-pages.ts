@@ -1,14 +1,15 @@
 import { StorageError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
+import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import type { Memory, RememberResult } from '../../core/types.ts'
 import { validateVector } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../lifecycle.ts'
+import { locked } from '../opening.ts'
 import { applyPage, commitPage } from '../pages/commit-page.ts'
 import { embedChunks } from '../pages/embed-chunks.ts'
-import { type ChunkRow, chunkKey, groupPages, reassembleRows } from '../pages/page-rows.ts'
+import { chunkKey, groupPages, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
-import { STALE, toMemory } from '../write-batch.ts'
+import { STALE, toMemory } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
 
 /** What a page import needs beyond the context. */
@@ -51,7 +52,7 @@ export async function importPage(
         })
         if (seqs !== STALE) {
           applyPage(ctx.indexes, plan, vectors)
-          ctx.sync.recordWrites(seqs)
+          ctx.upkeep.recordWrites(seqs)
           if (plan.rows.some((r) => r.embed && !vectors.has(r.row.id))) deps.scheduleBackfill()
           return plan.rows.map(({ row }) => resultOf(row))
         }
@@ -60,7 +61,7 @@ export async function importPage(
             `page ${page.pageId} kept changing in another tab (${attempt} tries)`,
           )
         }
-        await ctx.sync.replay()
+        await ctx.upkeep.replay()
       }
     }),
   )

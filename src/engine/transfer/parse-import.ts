@@ -2,9 +2,9 @@ import { EngramError, ImportFormatError, RejectedMemoryError } from '../../core/
 import type { LimitOptions } from '../../core/options.ts'
 import type { ImportOptions, PoisonPolicy, Relation } from '../../core/types.ts'
 import { integerIn, validateTime } from '../../core/validate.ts'
-import { type PreparedWrite, prepareWrite, type RestoredFields } from '../prepare.ts'
+import { vectorFromBase64 } from '../../core/vector/base64.ts'
 import { checkEdge } from '../relations.ts'
-import { fromBase64 } from './base64.ts'
+import { type PreparedWrite, prepareWrite, type RestoredFields } from '../write/prepare.ts'
 import {
   asChunk,
   CHUNK_OPTIONS,
@@ -141,7 +141,8 @@ function lineWrite(
     if (createdAt !== undefined) prepared.createdAt = pastTime(createdAt, 'createdAt', policy.now)
     const restored = restoredFields(record, policy.now)
     if (Object.keys(restored).length > 0) prepared.restored = restored
-    if (policy.vectorsUsable && typeof vector === 'string') prepared.vector = fromBase64(vector)
+    if (policy.vectorsUsable && typeof vector === 'string')
+      prepared.vector = vectorFromBase64(vector)
     return prepared
   })
 }

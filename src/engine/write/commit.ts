@@ -1,6 +1,6 @@
 import type { Memory } from '../../core/types.ts'
 import type { ChangeRow, EngramDatabase, VectorRow } from '../../storage/index.ts'
-import type { IndexSet } from '../index-set.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { BatchPlan, Confirmation } from './plan.ts'
 
 /** What the commit needs from the engine. */

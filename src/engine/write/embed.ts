@@ -1,4 +1,4 @@
-import type { PreparedWrite } from '../prepare.ts'
+import type { PreparedWrite } from './prepare.ts'
 
 /**
  * The vector of each candidate: its own when the caller supplied one, else from `embed` (outside

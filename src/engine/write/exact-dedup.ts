@@ -1,5 +1,5 @@
-import type { IndexSet } from '../index-set.ts'
-import type { PreparedWrite } from '../prepare.ts'
+import type { IndexSet } from '../index/index-set.ts'
+import type { PreparedWrite } from './prepare.ts'
 
 /** The batch after exact dedup: same namespace, type and dedup key means the same memory. */
 export interface ExactDedup {

@@ -1,10 +1,10 @@
 import { mayMerge } from '../../core/near-duplicate.ts'
 import { NEAR_DUPLICATE_RESCORE } from '../../core/options.ts'
+import { isChunk } from '../../core/page/chunk-row.ts'
 import { type VectorHit, VectorIndex } from '../../core/vector/index.ts'
-import type { IndexSet } from '../index-set.ts'
-import { isChunk } from '../pages/page-rows.ts'
-import type { PreparedWrite } from '../prepare.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import { MAX_RELATED } from './neighbours.ts'
+import type { PreparedWrite } from './prepare.ts'
 
 /** The candidates after near dedup. */
 export interface NearDedup {

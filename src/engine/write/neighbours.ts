@@ -1,8 +1,8 @@
 import { NEAR_DUPLICATE_RESCORE } from '../../core/options.ts'
 import type { RememberResult } from '../../core/types.ts'
 import type { VectorHit } from '../../core/vector/index.ts'
-import type { IndexSet } from '../index-set.ts'
-import type { PreparedWrite } from '../prepare.ts'
+import type { IndexSet } from '../index/index-set.ts'
+import type { PreparedWrite } from './prepare.ts'
 
 /** Most near-but-not-duplicate neighbours a write reports. */
 export const MAX_RELATED = 3

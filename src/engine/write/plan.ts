@@ -1,10 +1,10 @@
 import { startConfidence, tierOf } from '../../core/lifecycle.ts'
 import { DEFAULT_LIFECYCLE, type LifecycleOptions } from '../../core/options.ts'
 import type { Memory, RememberResult } from '../../core/types.ts'
-import type { IndexSet } from '../index-set.ts'
-import type { PreparedWrite } from '../prepare.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { ExactDedup } from './exact-dedup.ts'
 import type { NearDedup } from './near-dedup.ts'
+import type { PreparedWrite } from './prepare.ts'
 
 /** A new memory of the batch: its row, and its vector when it has one. */
 export interface FreshRow {

@@ -2,7 +2,7 @@ import { InvalidInputError, MemoryNotFoundError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { Memory } from '../../core/types.ts'
 import type { EngramDatabase } from '../../storage/index.ts'
-import { type PreparedPatch, screen, screenedText } from '../prepare.ts'
+import { type PreparedPatch, screen, screenedText } from './prepare.ts'
 
 /** What an update needs from the engine. */
 export interface UpdateContext {

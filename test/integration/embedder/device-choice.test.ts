@@ -11,10 +11,8 @@ import {
 } from '../../../src/embedder/device-choice-store.ts'
 import { choiceKey, planDevices } from '../../../src/embedder/device-plan.ts'
 import { TINY_TEST_MODEL } from '../../../src/embedder/model-table.ts'
-import {
-  TransformersEmbedder,
-  type TransformersEmbedderOptions,
-} from '../../../src/embedder/transformers-embedder.ts'
+import { TransformersEmbedder } from '../../../src/embedder/transformers-embedder.ts'
+import type { TransformersEmbedderOptions } from '../../../src/embedder/transformers-options.ts'
 import { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { freshIdb } from '../../helpers/engine.ts'
 import { eventually } from '../../helpers/eventually.ts'

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildModel, ensureModel } from '../../../scripts/make-models.ts'
 import { EmbedderUnavailableError, InvalidInputError } from '../../../src/core/errors.ts'
 import { BGE_QUERY_INSTRUCTION, TINY_TEST_MODEL } from '../../../src/embedder/model-table.ts'
+import { TransformersEmbedder } from '../../../src/embedder/transformers-embedder.ts'
 import {
   EMBEDDER_DTYPES,
   type ModelProgressEvent,
-  TransformersEmbedder,
   type TransformersEmbedderOptions,
-} from '../../../src/embedder/transformers-embedder.ts'
+} from '../../../src/embedder/transformers-options.ts'
 import { dot, maxDiff } from './vector-checks.ts'
 
 const MODELS = fileURLToPath(new URL('../../../.models', import.meta.url))

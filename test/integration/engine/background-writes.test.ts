@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { COUNTER_FLUSH_MS } from '../../../src/core/options.ts'
-import { QUIET_SNAPSHOT_MS } from '../../../src/engine/snapshot-timer.ts'
+import { QUIET_SNAPSHOT_MS } from '../../../src/engine/index/snapshot-timer.ts'
 import { EngramDatabase } from '../../../src/storage/index.ts'
 import { closingEngines, freshIdb } from '../../helpers/engine.ts'
 

@@ -1,9 +1,9 @@
 import { dedupKey } from '../../../src/core/text.ts'
 import type { Memory } from '../../../src/core/types.ts'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
-import { IndexSet } from '../../../src/engine/index-set.ts'
-import type { PreparedWrite } from '../../../src/engine/prepare.ts'
+import { IndexSet } from '../../../src/engine/index/index-set.ts'
 import { toMemory } from '../../../src/engine/write/plan.ts'
+import type { PreparedWrite } from '../../../src/engine/write/prepare.ts'
 
 /** A validated write with defaults for every field a test does not care about. */
 export function write(text: string, fields: Partial<PreparedWrite> = {}): PreparedWrite {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { KeywordIndex } from '../../../../src/engine/keyword-index.ts'
+import { KeywordIndex } from '../../../../src/engine/index/keyword-index.ts'
 import { analyzeQuery } from '../../../../src/engine/recall/analyze-query.ts'
 
 const keyword = new KeywordIndex()

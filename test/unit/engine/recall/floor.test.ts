@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ModelCalibration } from '../../../../src/core/adaptive-fusion.ts'
-import { DEFAULT_FLOOR_POLICY } from '../../../../src/core/relevance-floor.ts'
+import { DEFAULT_FLOOR_POLICY } from '../../../../src/core/recall/floor.ts'
 import type { ListEvidence, ListName, RecallHit } from '../../../../src/core/types.ts'
-import { KeywordIndex } from '../../../../src/engine/keyword-index.ts'
+import { KeywordIndex } from '../../../../src/engine/index/keyword-index.ts'
 import { analyzeQuery } from '../../../../src/engine/recall/analyze-query.ts'
 import {
   explainFloor,

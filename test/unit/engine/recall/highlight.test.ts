@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RecallHit } from '../../../../src/core/types.ts'
-import { KeywordIndex } from '../../../../src/engine/keyword-index.ts'
+import { KeywordIndex } from '../../../../src/engine/index/keyword-index.ts'
 import { analyzeQuery } from '../../../../src/engine/recall/analyze-query.ts'
 import { highlightHits } from '../../../../src/engine/recall/highlight.ts'
 

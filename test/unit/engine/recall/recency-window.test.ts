@@ -5,8 +5,8 @@ import {
   DEFAULT_RETRIEVAL,
 } from '../../../../src/core/options.ts'
 import type { IndexFailure } from '../../../../src/core/types.ts'
-import { runRecall } from '../../../../src/engine/recall.ts'
-import { checkRecallOptions } from '../../../../src/engine/recall-options.ts'
+import { runRecall } from '../../../../src/engine/recall/index.ts'
+import { checkRecallOptions } from '../../../../src/engine/recall/options.ts'
 import { indexed, row } from '../fixtures.ts'
 
 const rows = [

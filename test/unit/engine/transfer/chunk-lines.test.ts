@@ -3,12 +3,12 @@ import { ImportFormatError } from '../../../../src/core/errors.ts'
 import { DEFAULT_LIMITS } from '../../../../src/core/options.ts'
 import { chunkPage, pageHash } from '../../../../src/core/page/index.ts'
 import { PAGE_TYPE } from '../../../../src/engine/pages/page-rows.ts'
-import { prepareWrite } from '../../../../src/engine/prepare.ts'
 import {
   asChunk,
   gatherPages,
   type ImportedChunk,
 } from '../../../../src/engine/transfer/chunk-lines.ts'
+import { prepareWrite } from '../../../../src/engine/write/prepare.ts'
 import { guide } from '../../../integration/engine/pages/page-fixture.ts'
 
 /** The chunk lines an export would write for `page`, checked as an import checks each alone. */

@@ -1,0 +1,139 @@
+import { BACKFILL_BATCH, BACKFILL_RETRY_MS } from '../../core/options.ts'
+import type { Embedder } from '../../core/types.ts'
+import type { EngineContext } from '../engine-context.ts'
+import { locked } from '../opening.ts'
+
+/**
+ * Embeds memories that lack a vector from the current model (written while the model
+ * loaded, or under another model), a batch at a time through the write queue, running the
+ * near-dedup check each would have had at write time. One run at a time; a failed batch is
+ * retried later with a backoff.
+ */
+export class BackfillScheduler {
+  readonly #ctx: EngineContext
+  #running: Promise<void> | null = null
+  #delay = 0
+  #timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(ctx: EngineContext) {
+    this.#ctx = ctx
+  }
+
+  /** Starts a run unless one is running, the model is not ready, or the memory is closing. */
+  schedule(): void {
+    const ctx = this.#ctx
+    if (ctx.connection.isWindingDown) return
+    if (this.#running || !ctx.embedder || ctx.embedder.state !== 'ready') return
+    this.#running = this.#run().finally(() => {
+      this.#running = null
+    })
+    ctx.track(this.#running)
+  }
+
+  /** Cancels a pending retry; a run in progress stops at its next batch once closing has begun. */
+  stop(): void {
+    clearTimeout(this.#timer)
+  }
+
+  async #run(): Promise<void> {
+    const ctx = this.#ctx
+    const { backfillBatch } = await import('./backfill.ts')
+    let done = 0
+    for (;;) {
+      if (ctx.connection.isWindingDown) return
+      const batch = pendingIds(ctx, BACKFILL_BATCH)
+      if (batch.length === 0) break
+      const progressed = await ctx.queue
+        .run(() =>
+          locked(ctx, () =>
+            backfillBatch(batch, {
+              db: ctx.db,
+              indexes: ctx.indexes,
+              embedder: ctx.embedder!,
+              nearDuplicate: ctx.retrieval.nearDuplicate,
+              now: ctx.clock(),
+              transact: (body) => ctx.transact(body),
+            }),
+          ),
+        )
+        .catch(() => null)
+      if (progressed) ctx.upkeep.recordWrites(progressed.seqs)
+      // A batch whose every text changed while it was embedded made no progress: later, not now.
+      if (!progressed || progressed.done === 0) {
+        this.#retry()
+        return
+      }
+      this.#delay = 0
+      done += progressed.done
+      ctx.emit({ type: 'backfill', done, total: done + countPending(ctx) })
+    }
+    if (ctx.upkeep.reembedding) await ctx.upkeep.countStaleVectors()
+  }
+
+  /**
+   * A failed backfill batch (a storage fault, the model erroring) is tried again later, backing
+   * off from 0.5 s to a minute, so one failure does not leave memories unembedded all session.
+   */
+  #retry(): void {
+    const ctx = this.#ctx
+    if (ctx.connection.isWindingDown || this.#timer) return
+    this.#delay = Math.min(
+      Math.max(this.#delay * 2, BACKFILL_RETRY_MS.first),
+      BACKFILL_RETRY_MS.max,
+    )
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      this.schedule()
+    }, this.#delay)
+  }
+}
+
+/**
+ * Loads the embedder in the background (or takes it as ready), then sizes the vector index,
+ * announces the model and starts the backfill. A failed load is announced; recall stays
+ * keyword-only.
+ */
+export function startEmbedder(ctx: EngineContext, backfill: BackfillScheduler): void {
+  const embedder = ctx.embedder
+  if (!embedder) return
+  // The indexes were restored with this model's vectors; a chain that fell back while loading
+  // answers with another model, whose queries must not meet them even at the same dims.
+  const restoredFor = embedder.model
+  const ready = () => {
+    if (ctx.connection.isClosed) return
+    if (embedder.model !== restoredFor) ctx.indexes.dropVectors()
+    ctx.indexes.ensureVectors(embedder.dims)
+    ctx.emit({ type: 'model-ready', model: embedder.model, ...deviceOf(embedder) })
+    backfill.schedule()
+  }
+  if (embedder.state === 'ready') {
+    ready()
+    return
+  }
+  ctx.track(
+    embedder.load().then(ready, (error: unknown) => {
+      ctx.emit({ type: 'model-failed', model: embedder.model, error: String(error) })
+    }),
+  )
+}
+
+/** Up to `limit` ids of memories without a vector from the current model, in catalogue order. */
+function pendingIds(ctx: EngineContext, limit: number): string[] {
+  const { catalogue, vectors } = ctx.indexes
+  const ids: string[] = []
+  for (const id of catalogue.keys()) {
+    if (ids.length >= limit) break
+    if (!vectors?.has(id)) ids.push(id)
+  }
+  return ids
+}
+
+function countPending(ctx: EngineContext): number {
+  const { catalogue, vectors } = ctx.indexes
+  return catalogue.size - (vectors?.size ?? 0)
+}
+
+function deviceOf(embedder: Embedder): { device?: string } {
+  const device = embedder.stats().device
+  return device ? { device } : {}
+}

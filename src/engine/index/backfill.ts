@@ -1,0 +1,130 @@
+import { mayMerge } from '../../core/near-duplicate.ts'
+import { isChunk } from '../../core/page/chunk-row.ts'
+import type { Embedder, Memory } from '../../core/types.ts'
+import type { ChangeRow, EngramDatabase } from '../../storage/index.ts'
+import { chunkEmbeddingText } from '../pages/page-rows.ts'
+import { dropEdges } from '../relations.ts'
+import type { IndexSet } from './index-set.ts'
+
+export interface BackfillContext {
+  db: EngramDatabase
+  indexes: IndexSet
+  embedder: Embedder
+  nearDuplicate: number
+  now: number
+  transact: <T>(body: () => Promise<T>) => Promise<T>
+}
+
+/** A memory of the batch and its new vector. */
+interface Embedded {
+  memory: Memory
+  vector: Float32Array
+}
+
+/** What one backfill batch decided for each memory. */
+interface BackfillPlan {
+  /** Memories that keep their own row and get their vector. */
+  keep: Embedded[]
+  /** Memories that nearly repeat an older one (`into`), which absorbs them. */
+  merges: (Embedded & { into: string })[]
+}
+
+/** What one batch committed: change-log seqs, and how many memories it settled. */
+export interface BackfillOutcome {
+  seqs: number[]
+  /** Memories embedded or merged; the rest changed underneath and wait for a later batch. */
+  done: number
+}
+
+/**
+ * Embeds one batch of memories that have no vector from the current model and stores the
+ * vectors. A memory that turns out to be a near duplicate of an older one (the check it missed
+ * at write time) is merged: the older memory is confirmed and the newer one removed. A memory
+ * whose text changed in another tab while it was being embedded is left for a later batch, so a
+ * vector never describes a text the row no longer holds.
+ */
+export async function backfillBatch(ids: string[], ctx: BackfillContext): Promise<BackfillOutcome> {
+  const { indexes } = ctx
+  const memories = ids.map((id) => indexes.catalogue.get(id)).filter((m) => m !== undefined)
+  if (memories.length === 0) return { seqs: [], done: 0 }
+  const vectors = await ctx.embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
+  const plan = planBackfill(memories, vectors, indexes, ctx.nearDuplicate)
+  const committed = await ctx.transact(() => commitBackfill(plan, ctx))
+  for (const { memory, vector } of committed.stored) indexes.putVector(memory.id, vector)
+  for (const from of committed.absorbed) indexes.remove(from)
+  for (const row of committed.confirmed) indexes.refresh(row)
+  return { seqs: committed.seqs, done: committed.stored.length + committed.absorbed.length }
+}
+
+/**
+ * Near dedup against the vector index: only an older memory absorbs a newer one, so the merge
+ * direction is stable whichever tab runs the backfill.
+ */
+function planBackfill(
+  memories: Memory[],
+  vectors: Float32Array[],
+  indexes: IndexSet,
+  threshold: number,
+): BackfillPlan {
+  const plan: BackfillPlan = { keep: [], merges: [] }
+  memories.forEach((memory, i) => {
+    const vector = vectors[i]!
+    const groups = [indexes.groupOf(memory.namespace, memory.type)]
+    const [top] = indexes.vectors?.search(vector, 1, { groups }) ?? []
+    const target = top && indexes.catalogue.get(top.id)
+    const mergeable =
+      target !== undefined &&
+      !isChunk(memory) &&
+      !isChunk(target) &&
+      mayMerge(memory.text, target.text)
+    if (top && top.score >= threshold && top.id < memory.id && mergeable) {
+      plan.merges.push({ memory, vector, into: top.id })
+    } else plan.keep.push({ memory, vector })
+  })
+  return plan
+}
+
+/**
+ * Inside the transaction, against the rows as they are now: a merge whose older memory is gone
+ * keeps the newer one instead, and a memory whose text changed (or that is gone) is skipped.
+ */
+async function commitBackfill(plan: BackfillPlan, ctx: BackfillContext) {
+  const { db, now } = ctx
+  const keep = [...plan.keep]
+  const confirmed: Memory[] = []
+  const absorbed: string[] = []
+  for (const merge of plan.merges) {
+    const [target, row] = await db.memories.bulkGet([merge.into, merge.memory.id])
+    if (!row || row.text !== merge.memory.text) continue
+    if (!target) {
+      keep.push(merge)
+      continue
+    }
+    const into = {
+      ...target,
+      confirmations: target.confirmations + row.confirmations,
+      confirmedAt: now,
+    }
+    await db.memories.put(into)
+    await db.memories.delete(row.id)
+    await db.vectors.delete(row.id)
+    confirmed.push(into)
+    absorbed.push(row.id)
+  }
+  const rows = await db.memories.bulkGet(keep.map((k) => k.memory.id))
+  const stored = keep.filter((k, i) => rows[i]?.text === k.memory.text)
+  if (stored.length > 0) {
+    const model = ctx.embedder.model
+    await db.vectors.bulkPut(
+      stored.map(({ memory, vector }) => ({ id: memory.id, model, dims: vector.length, vector })),
+    )
+  }
+  await dropEdges(db, absorbed)
+  const changes: ChangeRow[] = [
+    ...stored.map(({ memory }) => ({ op: 'put' as const, id: memory.id, at: now })),
+    ...absorbed.map((id) => ({ op: 'delete' as const, id, at: now })),
+    ...confirmed.map((row) => ({ op: 'put' as const, id: row.id, at: now })),
+  ]
+  const seqs = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
+  return { stored, absorbed, confirmed, seqs: seqs as number[] }
+}

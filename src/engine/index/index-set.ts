@@ -1,0 +1,350 @@
+import type { RankedItem } from '../../core/fusion.ts'
+import { containsPhrases, phraseKey } from '../../core/query.ts'
+import { dedupKey } from '../../core/text.ts'
+import type { Memory, TrustLevel } from '../../core/types.ts'
+import { VectorIndex } from '../../core/vector/index.ts'
+import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
+
+const TRUST_ORDER: Record<TrustLevel, number> = { untrusted: 0, unverified: 1, trusted: 2 }
+
+/** What recall may look at: everything is optional except the namespace. */
+export interface RecallFilter {
+  namespace: string
+  types?: readonly string[]
+  tags?: readonly string[]
+  minTrust?: TrustLevel
+  includeFlagged?: boolean
+}
+
+/** The exact-dedup identity of a memory: unique per database (the `[namespace+type+key]` index). */
+const dedupIdentity = (m: Pick<Memory, 'namespace' | 'type' | 'key'>) =>
+  `${m.namespace}\u0000${m.type}\u0000${m.key}`
+
+/**
+ * The derived, in-memory side of a memory: a catalogue of rows by id, the keyword index, the
+ * vector index (current model only), exact alias/tag maps and the dedup keys. It is only ever
+ * changed through `put`, `refresh` and `remove`, which keep all of them in step.
+ */
+export class IndexSet {
+  readonly keyword: KeywordIndex
+  readonly #catalogue = new Map<string, Memory>()
+  #vectors: VectorIndex | null
+  readonly #aliases = new Map<string, Set<string>>()
+  readonly #tags = new Map<string, Set<string>>()
+  readonly #groups = new Map<string, number>()
+  readonly #keys = new Map<string, string>()
+  /**
+   * {@link phraseKey} of each memory's text: made as a memory is put (a few µs each), so the
+   * first quoted query does not normalise every text of the store in its answer (0.8 s at 100k,
+   * issue 11); a catalogue adopted whole fills it as quoted queries need it.
+   */
+  readonly #phraseKeys = new Map<string, string>()
+  #restoredCounters: number | undefined
+
+  /**
+   * `groups` restores the namespace+type numbering a snapshot's vector index was built with: its
+   * rows carry those numbers, so renumbering on load would file vectors under the wrong group.
+   */
+  constructor(
+    keyword: KeywordIndex,
+    vectors: VectorIndex | null,
+    groups: Iterable<[string, number]> = [],
+  ) {
+    this.keyword = keyword
+    this.#vectors = vectors
+    for (const [key, group] of groups) this.#groups.set(key, group)
+  }
+
+  static empty(keywordOptions: Partial<KeywordIndexOptions>, dims: number): IndexSet {
+    return new IndexSet(new KeywordIndex(keywordOptions), dims > 0 ? new VectorIndex(dims) : null)
+  }
+
+  /** Every memory by id, as the indexes know it. */
+  get catalogue(): ReadonlyMap<string, Memory> {
+    return this.#catalogue
+  }
+
+  get vectors(): VectorIndex | null {
+    return this.#vectors
+  }
+
+  /** Creates the vector index once the model's dims are known. */
+  ensureVectors(dims: number): VectorIndex {
+    if (!this.#vectors || this.#vectors.dims !== dims) this.#vectors = new VectorIndex(dims)
+    return this.#vectors
+  }
+
+  dropVectors(): void {
+    this.#vectors?.clear()
+  }
+
+  /** Small integer per namespace+type, so the vector scan filters without string compares. */
+  groupOf(namespace: string, type: string): number {
+    const key = `${namespace}\u0000${type}`
+    let group = this.#groups.get(key)
+    if (group === undefined) {
+      // Not `size`: restored numberings need not be dense.
+      group = this.#nextGroup()
+      this.#groups.set(key, group)
+    }
+    return group
+  }
+
+  /** The namespace+type numbering, for a snapshot. */
+  groupEntries(): [string, number][] {
+    return [...this.#groups]
+  }
+
+  #nextGroup(): number {
+    let next = 0
+    for (const group of this.#groups.values()) if (group >= next) next = group + 1
+    return next
+  }
+
+  groupsFor(namespace: string, types?: readonly string[]): Set<number> {
+    const groups = new Set<number>()
+    for (const [key, group] of this.#groups) {
+      const [ns, type] = key.split('\u0000') as [string, string]
+      if (ns === namespace && (!types || types.includes(type))) groups.add(group)
+    }
+    return groups
+  }
+
+  /** Adds or replaces a memory everywhere; `vector` (current model) replaces or keeps the old one. */
+  put(memory: Memory, vector?: Float32Array): void {
+    const previous = this.#catalogue.get(memory.id)
+    if (previous) this.#unmap(previous)
+    if (!previous || previous.text !== memory.text) {
+      this.#phraseKeys.set(memory.id, phraseKey(memory.text))
+    }
+    this.#catalogue.set(memory.id, memory)
+    this.keyword.put(memory)
+    this.#map(memory)
+    const group = this.groupOf(memory.namespace, memory.type)
+    if (vector && this.#vectors) this.#vectors.add(memory.id, vector, group)
+    else if (
+      previous &&
+      (previous.namespace !== memory.namespace || previous.type !== memory.type)
+    ) {
+      // The group lives in the vector index; a caller moving a memory passes its vector again.
+      this.#vectors?.remove(memory.id)
+    }
+  }
+
+  /**
+   * Replaces a catalogue row whose indexed fields are unchanged (confirmations, recall counters),
+   * without touching the indexes. A row that is not held, or changed an indexed field, is `put`.
+   */
+  refresh(memory: Memory): void {
+    const held = this.#catalogue.get(memory.id)
+    if (held && sameIndexedFields(held, memory)) this.#catalogue.set(memory.id, memory)
+    else this.put(memory)
+  }
+
+  /** Replaces only the vector, for backfill and re-embedding. */
+  putVector(id: string, vector: Float32Array): void {
+    const memory = this.#catalogue.get(id)
+    if (!memory || !this.#vectors) return
+    this.#vectors.add(id, vector, this.groupOf(memory.namespace, memory.type))
+  }
+
+  removeVector(id: string): void {
+    this.#vectors?.remove(id)
+  }
+
+  remove(id: string): void {
+    const memory = this.#catalogue.get(id)
+    if (memory) this.#unmap(memory)
+    this.#catalogue.delete(id)
+    this.#phraseKeys.delete(id)
+    this.keyword.remove(id)
+    this.#vectors?.remove(id)
+  }
+
+  clear(): void {
+    this.#catalogue.clear()
+    this.keyword.clear()
+    this.#vectors?.clear()
+    this.#aliases.clear()
+    this.#tags.clear()
+    this.#keys.clear()
+    this.#phraseKeys.clear()
+  }
+
+  /**
+   * The recall-counter mark of the catalogue the snapshot brought ({@link restoreCatalogue}), or
+   * undefined when the catalogue still has to be read from the table.
+   */
+  get restoredCounters(): number | undefined {
+    return this.#restoredCounters
+  }
+
+  /**
+   * The catalogue saved with the snapshot, as of the recall-counter mark `counters`: the open
+   * checks it against the table (ids, change log, mark) before trusting it.
+   */
+  restoreCatalogue(memories: Iterable<Memory>, counters: number): void {
+    this.adoptCatalogue(memories)
+    this.#restoredCounters = counters
+  }
+
+  /** Rebuilds the catalogue and alias/tag maps around indexes restored from a snapshot. */
+  adoptCatalogue(memories: Iterable<Memory>): void {
+    this.#restoredCounters = undefined
+    this.#catalogue.clear()
+    this.#aliases.clear()
+    this.#tags.clear()
+    this.#keys.clear()
+    this.#phraseKeys.clear()
+    for (const memory of memories) {
+      this.#catalogue.set(memory.id, memory)
+      this.#map(memory)
+      this.groupOf(memory.namespace, memory.type)
+    }
+  }
+
+  /** The id of the memory with this namespace, type and dedup key, if the indexes hold one. */
+  idForKey(write: Pick<Memory, 'namespace' | 'type' | 'key'>): string | undefined {
+    return this.#keys.get(dedupIdentity(write))
+  }
+
+  /** Ids whose alias equals `text` after normalisation. */
+  aliasHits(text: string): ReadonlySet<string> | undefined {
+    return this.#aliases.get(dedupKey(text))
+  }
+
+  /** Ids carrying `tag` (case-insensitive). */
+  tagHits(tag: string): ReadonlySet<string> | undefined {
+    return this.#tags.get(tag.toLowerCase())
+  }
+
+  /**
+   * An exact list: memories carrying an alias (or a tag) among `names`, each scored by how
+   * selective its name is, ln(1 + N/n) / ln(1 + N) for a name n of the store's N memories carry
+   * (1 for a name only one memory has; near 0 for one nearly all carry). One that holds more
+   * than `limit` memories keeps only those in `found` (another list's), so it re-ranks
+   * candidates rather than pulling in an arbitrary subset.
+   */
+  exactList(
+    kind: 'alias' | 'tag',
+    names: Iterable<string>,
+    accept: (id: string) => boolean,
+    found: ReadonlySet<string>,
+    limit: number,
+  ): RankedItem[] {
+    const size = this.#catalogue.size
+    const scores = new Map<string, number>()
+    for (const name of names) {
+      const ids = kind === 'alias' ? this.aliasHits(name) : this.tagHits(name)
+      if (!ids || ids.size === 0) continue
+      const specificity = Math.log1p(size / ids.size) / Math.log1p(size)
+      for (const id of ids) {
+        if (accept(id) && specificity > (scores.get(id) ?? -1)) scores.set(id, specificity)
+      }
+    }
+    let items = [...scores].map(([id, score]) => ({ id, score }))
+    if (items.length > limit) items = items.filter((item) => found.has(item.id))
+    return items.sort((a, b) => b.score - a.score)
+  }
+
+  /** Whether the memory's text holds every phrase (see `matchesPhrases` in core/query.ts). */
+  hasPhrases(id: string, phrases: readonly string[]): boolean {
+    if (phrases.length === 0) return true
+    const memory = this.#catalogue.get(id)
+    return memory !== undefined && containsPhrases(this.#phraseKeyOf(memory), phrases)
+  }
+
+  /**
+   * Phrase matches another list could not find (a phrase of stop words, say), in catalogue order,
+   * at most `limit`, skipping `seen`; scored 0, so they rank after every real hit.
+   */
+  phraseScan(
+    phrases: readonly string[],
+    accept: (id: string) => boolean,
+    limit: number,
+    seen: ReadonlyMap<string, unknown>,
+  ): RankedItem[] {
+    const items: RankedItem[] = []
+    for (const memory of this.#catalogue.values()) {
+      if (items.length >= limit) break
+      if (seen.has(memory.id) || !accept(memory.id)) continue
+      if (containsPhrases(this.#phraseKeyOf(memory), phrases)) {
+        items.push({ id: memory.id, score: 0 })
+      }
+    }
+    return items
+  }
+
+  /** A predicate for everything the filter asks beyond namespace and type. */
+  accept(filter: RecallFilter): (id: string) => boolean {
+    const { namespace, types, tags, minTrust, includeFlagged = true } = filter
+    const minLevel = minTrust ? TRUST_ORDER[minTrust] : 0
+    const wantTags = tags?.map((t) => t.toLowerCase())
+    return (id) => {
+      const m = this.#catalogue.get(id)
+      if (!m || m.namespace !== namespace) return false
+      if (types && !types.includes(m.type)) return false
+      if (minLevel > 0 && TRUST_ORDER[m.trust] < minLevel) return false
+      if (!includeFlagged && m.flags.length > 0) return false
+      if (wantTags) {
+        for (const tag of wantTags) if (!m.tags.some((t) => t.toLowerCase() === tag)) return false
+      }
+      return true
+    }
+  }
+
+  #phraseKeyOf(memory: Memory): string {
+    let key = this.#phraseKeys.get(memory.id)
+    if (key === undefined) {
+      key = phraseKey(memory.text)
+      this.#phraseKeys.set(memory.id, key)
+    }
+    return key
+  }
+
+  #map(memory: Memory): void {
+    for (const alias of memory.aliases) addTo(this.#aliases, dedupKey(alias), memory.id)
+    for (const tag of memory.tags) addTo(this.#tags, tag.toLowerCase(), memory.id)
+    this.#keys.set(dedupIdentity(memory), memory.id)
+  }
+
+  #unmap(memory: Memory): void {
+    for (const alias of memory.aliases) removeFrom(this.#aliases, dedupKey(alias), memory.id)
+    for (const tag of memory.tags) removeFrom(this.#tags, tag.toLowerCase(), memory.id)
+    // Another memory may hold the key by now (replay applies changes one id at a time).
+    const identity = dedupIdentity(memory)
+    if (this.#keys.get(identity) === memory.id) this.#keys.delete(identity)
+  }
+}
+
+/** Whether two versions of a row agree on every field an index structure is built from. */
+function sameIndexedFields(a: Memory, b: Memory): boolean {
+  return (
+    a.text === b.text &&
+    a.namespace === b.namespace &&
+    a.type === b.type &&
+    a.key === b.key &&
+    sameList(a.aliases, b.aliases) &&
+    sameList(a.tags, b.tags)
+  )
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i])
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let set = map.get(key)
+  if (!set) {
+    set = new Set()
+    map.set(key, set)
+  }
+  set.add(id)
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+  const set = map.get(key)
+  if (!set) return
+  set.delete(id)
+  if (set.size === 0) map.delete(key)
+}

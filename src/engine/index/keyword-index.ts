@@ -1,0 +1,259 @@
+import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch'
+import type { RankedItem } from '../../core/fusion.ts'
+import {
+  DEFAULT_KEYWORD_OPTIONS,
+  KEYWORD_AUTO_VACUUM,
+  type KeywordIndexOptions,
+} from '../../core/options.ts'
+import { termProcessor, tokenize, tokenizeQuery } from '../../core/tokenize.ts'
+import type { Memory } from '../../core/types.ts'
+
+export type { KeywordIndexOptions }
+
+/**
+ * Defaults under the caller's options; `boost` and `bm25` merge field by field, so
+ * `{ bm25: { k: 1.5 } }` keeps the default `b` and `d`.
+ *
+ * @example
+ * resolveKeywordOptions({ bm25: { k: 1.5 } }).bm25
+ * // => { k: 1.5, b: 0.7, d: 0.5 }
+ */
+export function resolveKeywordOptions(
+  options: Partial<Omit<KeywordIndexOptions, 'boost' | 'bm25'>> & {
+    boost?: Partial<KeywordIndexOptions['boost']>
+    bm25?: Partial<KeywordIndexOptions['bm25']>
+  } = {},
+): KeywordIndexOptions {
+  return {
+    ...DEFAULT_KEYWORD_OPTIONS,
+    ...options,
+    boost: { ...DEFAULT_KEYWORD_OPTIONS.boost, ...options.boost },
+    bm25: { ...DEFAULT_KEYWORD_OPTIONS.bm25, ...options.bm25 },
+  }
+}
+
+/** What the index holds per memory: the searchable fields only. */
+interface KeywordDocument {
+  id: string
+  text: string
+  aliases: string
+  tags: string
+}
+
+/** One keyword hit: BM25 score and the processed query terms that matched. */
+export interface KeywordHit {
+  id: string
+  score: number
+  terms: string[]
+}
+
+const FIELDS = ['text', 'aliases', 'tags']
+
+function toDocument(memory: Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>): KeywordDocument {
+  // Newlines keep identifiers in separate aliases/tags from running together.
+  return {
+    id: memory.id,
+    text: memory.text,
+    aliases: memory.aliases.join('\n'),
+    tags: memory.tags.join('\n'),
+  }
+}
+
+/**
+ * The BM25 leg: a MiniSearch index over text, aliases and tags, with Engram's identifier-aware
+ * tokeniser and stemmer. Saved as a structured-clone object (`toJS`), not JSON, because
+ * `loadJS` skips the parse that dominates `loadJSON` on large indexes.
+ */
+export class KeywordIndex {
+  readonly #options: KeywordIndexOptions
+  readonly #process: (term: string) => string | null
+  /** Analysed texts of memories, by row object: a changed memory is a new object. */
+  readonly #analysed = new WeakMap<object, string[]>()
+  #search: MiniSearch<KeywordDocument>
+
+  constructor(options: Partial<KeywordIndexOptions> = {}, snapshot?: AsPlainObject) {
+    this.#options = resolveKeywordOptions(options)
+    this.#process = termProcessor(this.#options)
+    const miniOptions = this.#miniSearchOptions()
+    this.#search = snapshot
+      ? MiniSearch.loadJS<KeywordDocument>(snapshot, miniOptions)
+      : new MiniSearch<KeywordDocument>(miniOptions)
+  }
+
+  /** This index's term processor (stemming, stop words): highlights match the way BM25 does. */
+  get processTerm(): (term: string) => string | null {
+    return this.#process
+  }
+
+  /** See {@link KeywordIndexOptions.phraseBoost}. */
+  get phraseBoost(): number {
+    return this.#options.phraseBoost
+  }
+
+  get size(): number {
+    return this.#search.documentCount
+  }
+
+  has(id: string): boolean {
+    return this.#search.has(id)
+  }
+
+  /** Adds or replaces. */
+  put(memory: Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>): void {
+    const document = toDocument(memory)
+    if (this.#search.has(memory.id)) this.#search.replace(document)
+    else this.#search.add(document)
+  }
+
+  putAll(memories: Iterable<Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>>): void {
+    for (const memory of memories) this.put(memory)
+  }
+
+  remove(id: string): boolean {
+    if (!this.#search.has(id)) return false
+    this.#search.discard(id)
+    return true
+  }
+
+  clear(): void {
+    this.#search.removeAll()
+  }
+
+  /** BM25 over a query string: {@link searchTerms} of its {@link queryTerms}. */
+  search(query: string, limit: number, accept?: (id: string) => boolean): KeywordHit[] {
+    return this.searchTerms(this.queryTerms(query), limit, accept)
+  }
+
+  /**
+   * BM25 over query terms already analysed by this index ({@link queryTerms}), OR-ed. `accept`
+   * filters candidates (namespace, type, tags, trust) before the limit is applied, so
+   * filtered-out memories never crowd out real hits.
+   */
+  searchTerms(
+    terms: readonly string[],
+    limit: number,
+    accept?: (id: string) => boolean,
+  ): KeywordHit[] {
+    const { prefixMinLength, fuzzyMinLength } = this.#options
+    // The terms are analysed already: MiniSearch is told to take them as they are.
+    const results: SearchResult[] = this.#search.search('', {
+      combineWith: 'OR',
+      tokenize: () => terms as string[],
+      processTerm: (term: string) => term,
+      ...(accept ? { filter: (result: SearchResult) => accept(result.id as string) } : {}),
+      ...(prefixMinLength > 0 ? { prefix: (term: string) => term.length >= prefixMinLength } : {}),
+      ...(fuzzyMinLength > 0
+        ? { fuzzy: (term: string) => (term.length >= fuzzyMinLength ? 0.2 : false) }
+        : {}),
+    })
+    const hits: KeywordHit[] = []
+    for (let i = 0; i < results.length && hits.length < limit; i++) {
+      const result = results[i]!
+      hits.push({ id: result.id as string, score: result.score, terms: result.queryTerms })
+    }
+    return hits
+  }
+
+  /**
+   * Index terms of a text in order, as this index analyses it (its stemming and stop-word
+   * settings), compounds' extra parts included.
+   */
+  analyze(text: string): string[] {
+    return this.termsOfTokens(tokenize(text))
+  }
+
+  /** Index terms of tokens already cut by `tokenize`, in order: {@link analyze} without the cut. */
+  termsOfTokens(tokens: readonly string[]): string[] {
+    const process = this.#process
+    const terms: string[] = []
+    for (const token of tokens) {
+      const term = process(token)
+      if (term !== null) terms.push(term)
+    }
+    return terms
+  }
+
+  /**
+   * What BM25 searches for a query text: {@link analyze}'s terms plus adjacent plain words
+   * joined (`auth handler` also asks for `authhandler`), duplicates kept (a repeated word counts
+   * twice, as MiniSearch would count it).
+   */
+  queryTerms(text: string): string[] {
+    return this.termsOfTokens(tokenizeQuery(text))
+  }
+
+  /** {@link analyze} of a memory's text, remembered for as long as that memory object lives. */
+  termsOf(memory: Pick<Memory, 'text'>): string[] {
+    let terms = this.#analysed.get(memory)
+    if (!terms) {
+      terms = this.analyze(memory.text)
+      this.#analysed.set(memory, terms)
+    }
+    return terms
+  }
+
+  /**
+   * The keyword list's second pass: each item's BM25 score times `1 + phraseBoost × (the share of
+   * the query's adjacent term pairs that also stand side by side in the memory)`, then re-sorted
+   * (stably: equal scores keep BM25's order). "support group" then outranks a memory that says
+   * "support" here and "group" there. `queryTerms` are {@link analyze}'s terms of the query.
+   */
+  phrasePass(
+    items: RankedItem[],
+    queryTerms: readonly string[],
+    memoryOf: (id: string) => Pick<Memory, 'text'> | undefined,
+  ): void {
+    const boost = this.#options.phraseBoost
+    if (boost <= 0 || items.length < 2) return
+    const pairs = adjacentPairs(queryTerms)
+    if (pairs.size === 0) return
+    for (const item of items) {
+      const memory = memoryOf(item.id)
+      if (!memory) continue
+      const text = this.termsOf(memory)
+      const matched = new Set<string>()
+      for (let i = 1; i < text.length; i++) {
+        const pair = `${text[i - 1]} ${text[i]}`
+        if (pairs.has(pair)) matched.add(pair)
+      }
+      item.score *= 1 + (boost * matched.size) / pairs.size
+    }
+    items.sort((a, b) => b.score - a.score)
+  }
+
+  /** Ids the index holds; walks the saved form, so keep it to `verify()`. */
+  ids(): string[] {
+    return Object.values(this.#search.toJSON().documentIds) as string[]
+  }
+
+  /** A structured-clone-friendly copy for a snapshot. */
+  toJS(): AsPlainObject {
+    return this.#search.toJSON()
+  }
+
+  /** Stable description of everything that changes what the index contains. */
+  fingerprint(): string {
+    return JSON.stringify(this.#options)
+  }
+
+  #miniSearchOptions() {
+    const { boost, bm25 } = this.#options
+    return {
+      fields: FIELDS,
+      idField: 'id',
+      tokenize,
+      processTerm: this.#process,
+      searchOptions: { boost, bm25, tokenize: tokenizeQuery },
+      autoVacuum: { ...KEYWORD_AUTO_VACUUM },
+    }
+  }
+}
+
+/** The distinct pairs `"a b"` of neighbouring terms, a term next to itself left out. */
+function adjacentPairs(terms: readonly string[]): Set<string> {
+  const pairs = new Set<string>()
+  for (let i = 1; i < terms.length; i++) {
+    if (terms[i - 1] !== terms[i]) pairs.add(`${terms[i - 1]} ${terms[i]}`)
+  }
+  return pairs
+}

@@ -1,0 +1,84 @@
+import { IDLE_SNAPSHOT_MS } from '../../core/options.ts'
+
+/**
+ * A snapshot that is due waits for this long a spell without a write or a recall: serialising
+ * and storing the indexes blocks the thread for time in proportion to the store (0.4 s at 10k
+ * in Chromium), which must not land inside an answer (issue 11).
+ */
+export const QUIET_SNAPSHOT_MS = 250
+/** A due snapshot deferred this long by a busy engine runs anyway, between two calls. */
+export const MAX_SNAPSHOT_DEFER_MS = 60_000
+
+/** What the timer asks of the index sync that owns it. */
+export interface SnapshotTimerHost {
+  /** The engine is closing: no more timers. */
+  windingDown(): boolean
+  /** Something changed since the last snapshot. */
+  stale(): boolean
+  /** Queues a snapshot. */
+  save(): void
+}
+
+/**
+ * When to snapshot: once writes and recalls have paused (briefly when one is due, for
+ * `IDLE_SNAPSHOT_MS` otherwise), so a tab that is killed rather than closed still restarts from
+ * a recent snapshot, and no answer waits behind one. A timer that finds the engine was busy
+ * meanwhile waits again; one due for {@link MAX_SNAPSHOT_DEFER_MS} is queued at once.
+ */
+export class SnapshotTimer {
+  readonly #host: SnapshotTimerHost
+  #timer: ReturnType<typeof setTimeout> | undefined
+  /** Bumped by every write and recall, so a pending timer can tell the engine was busy. */
+  #activity = 0
+  /** When a snapshot first became due (`performance.now()`), until one is saved. */
+  #dueSince: number | undefined
+
+  constructor(host: SnapshotTimerHost) {
+    this.#host = host
+  }
+
+  /** Compared by background work (the recall counters too) to find a quiet spell. */
+  get activity(): number {
+    return this.#activity
+  }
+
+  noteActivity(): void {
+    this.#activity++
+  }
+
+  /** Enough changed for a snapshot: it runs at the next quiet spell. */
+  markDue(): void {
+    this.#dueSince ??= performance.now()
+  }
+
+  markSaved(): void {
+    this.#dueSince = undefined
+  }
+
+  schedule(): void {
+    this.cancel()
+    if (this.#host.windingDown()) return
+    const dueSince = this.#dueSince
+    if (dueSince !== undefined && performance.now() - dueSince >= MAX_SNAPSHOT_DEFER_MS) {
+      this.#host.save()
+      return
+    }
+    const seen = this.#activity
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined
+        if (!this.#host.stale()) return
+        if (this.#activity !== seen) this.schedule()
+        else this.#host.save()
+      },
+      dueSince === undefined ? IDLE_SNAPSHOT_MS : QUIET_SNAPSHOT_MS,
+    )
+    // Node: a pending snapshot must not keep a script alive.
+    ;(this.#timer as { unref?: () => void }).unref?.()
+  }
+
+  cancel(): void {
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+}

@@ -1,0 +1,405 @@
+import { CHANGE_LOG_TAIL, SNAPSHOT_STORE_SHARE } from '../../core/options.ts'
+import type { Embedder, Memory, MemoryEvent, MemoryStats } from '../../core/types.ts'
+import {
+  type ChangeRow,
+  type EngramDatabase,
+  storedKeys,
+  type VectorRow,
+} from '../../storage/index.ts'
+import type { ConnectionState } from '../connection-state.ts'
+import { IndexSet } from './index-set.ts'
+import type { KeywordIndexOptions } from './keyword-index.ts'
+import { deleteSnapshot, readCountersMark, saveSnapshot } from './snapshot.ts'
+import { QUIET_SNAPSHOT_MS, SnapshotTimer } from './snapshot-timer.ts'
+
+/** How the indexes were restored on open, as {@link MemoryStats} reports it. */
+export type Restored = NonNullable<MemoryStats['open']>['restored']
+
+/**
+ * What index upkeep needs from the engine (the {@link EngineContext} that owns it): written as
+ * its own shape so the owner can construct it without a cycle between the two modules.
+ */
+export interface IndexUpkeepHost {
+  readonly db: EngramDatabase
+  readonly embedder: Embedder | undefined
+  readonly keywordOptions: Partial<KeywordIndexOptions>
+  readonly optionsHash: string
+  readonly clock: () => number
+  readonly snapshotEvery: number
+  readonly connection: ConnectionState
+  readonly queue: { run<T>(task: () => Promise<T>): Promise<T> }
+  readyDims(): number
+  emit(event: MemoryEvent): void
+  track(promise: Promise<unknown>): void
+}
+
+/**
+ * The derived indexes and how far they have caught up with the change log: the last seq they
+ * reflect, the seq of the last snapshot, the snapshot that runs once writes pause, how many
+ * stored vectors belong to another model, and how many rebuilds there were. Only its methods
+ * move these: a write records its seqs, a catch-up replays, a mismatch rebuilds.
+ */
+export class IndexUpkeep {
+  readonly #ctx: IndexUpkeepHost
+  #indexes: IndexSet
+  /** Last change-log seq the indexes reflect. */
+  #lastSeq = 0
+  /** Seq of the last snapshot saved or loaded; -1 after a failed save. */
+  #snapshotSeq = 0
+  readonly #timer: SnapshotTimer
+  /**
+   * The recall-counter mark the catalogue's counters reflect (see `readCountersMark`); -1 when
+   * another engine flushed counters this catalogue has not seen.
+   */
+  #counters = -1
+  /** Counters were flushed since the last snapshot. */
+  #countersDirty = false
+  /** Stored vectors from a model other than the current one (re-embedding pending). */
+  #staleVectors = 0
+  #rebuilds = 0
+  #rebuilding = false
+
+  constructor(ctx: IndexUpkeepHost) {
+    this.#ctx = ctx
+    this.#timer = new SnapshotTimer({
+      windingDown: () => ctx.connection.isWindingDown,
+      stale: () => this.#lastSeq !== this.#snapshotSeq,
+      save: () => this.#housekeep(() => this.snapshot()),
+    })
+    this.#indexes = IndexSet.empty(ctx.keywordOptions, ctx.readyDims())
+  }
+
+  /** The indexes; replaced wholesale by a rebuild or a snapshot restore, so read it afresh. */
+  get indexes(): IndexSet {
+    return this.#indexes
+  }
+
+  /** Last change-log seq the indexes reflect. */
+  get lastSeq(): number {
+    return this.#lastSeq
+  }
+
+  /** Rebuilds so far, so a caller can tell whether a replay fell back to one. */
+  get rebuilds(): number {
+    return this.#rebuilds
+  }
+
+  /** A rebuild is reading the tables: the indexes may be far behind them (recall falls back). */
+  get rebuilding(): boolean {
+    return this.#rebuilding
+  }
+
+  /** Stored vectors of another model are still waiting to be re-embedded. */
+  get reembedding(): boolean {
+    return this.#staleVectors > 0
+  }
+
+  /**
+   * Takes the indexes from a snapshot stamped `seq`, when there is one that fits, then replays
+   * the change log after it; rebuilds from the tables when the snapshot does not fit them.
+   */
+  async restore(
+    snapshot: { indexes: IndexSet; seq: number } | undefined,
+  ): Promise<{ restored: Restored; replayed: number }> {
+    if (snapshot && (await this.#adopt(snapshot.indexes, snapshot.seq))) {
+      const rebuilds = this.#rebuilds
+      const replayed = await this.replay()
+      // The replay rebuilds by itself when the log no longer reaches back to the snapshot.
+      if (this.#rebuilds !== rebuilds) return { restored: 'rebuild', replayed }
+      if (await this.#agrees()) return { restored: 'snapshot', replayed }
+      await this.rebuild()
+      return { restored: 'rebuild', replayed }
+    }
+    await this.rebuild()
+    return { restored: this.#indexes.catalogue.size === 0 ? 'empty' : 'rebuild', replayed: 0 }
+  }
+
+  /**
+   * Replays the change log after the last seq into the indexes. Returns how many changes. When
+   * the log no longer reaches back that far (pruned by a snapshot elsewhere), only a rebuild
+   * can be trusted.
+   */
+  async replay(): Promise<number> {
+    const { db } = this.#ctx
+    const after = this.#lastSeq
+    // Every write starts with a catch-up. Most find nothing, and asking only the change log
+    // keeps them from queueing behind a read-write transaction on the memories (the recall
+    // counters): the rows are read, with the changes again, only when there is something.
+    if (!(await db.changes.where('seq').above(after).first())) return 0
+    const read = await db.transaction('r', db.changes, db.memories, db.vectors, async () => {
+      const changes = await db.changes.where('seq').above(after).toArray()
+      const gap = changes.length > 0 && changes[0]!.seq! > after + 1
+      const oldest = gap ? await db.changes.orderBy('seq').first() : undefined
+      const ids = [...new Set(changes.filter((c) => c.op === 'put').map((c) => c.id))]
+      const [memories, vectors] = await Promise.all([
+        db.memories.bulkGet(ids),
+        db.vectors.bulkGet(ids),
+      ])
+      return { changes, oldest, memories, vectors }
+    })
+    const { changes, oldest, memories, vectors } = read
+    if (changes.length === 0) return 0
+    // Seqs may skip numbers (an aborted write can use one up), so a gap alone proves nothing;
+    // a log whose oldest entry is past us does.
+    if (oldest && oldest.seq! > after + 1) {
+      await this.rebuild()
+      return changes.length
+    }
+    this.apply(changes, byId(memories), byId(vectors))
+    return changes.length
+  }
+
+  /** Applies changes to the indexes from rows read in the same transaction as the changes. */
+  apply(
+    changes: readonly ChangeRow[],
+    rows: ReadonlyMap<string, Memory>,
+    vectorRows: ReadonlyMap<string, VectorRow>,
+  ): void {
+    if (changes.length === 0) return
+    const latest = new Map<string, 'put' | 'delete'>()
+    for (const change of changes) latest.set(change.id, change.op)
+    const model = this.#ctx.embedder?.model
+    const indexes = this.#indexes
+    for (const [id, op] of latest) {
+      const memory = op === 'put' ? rows.get(id) : undefined
+      if (!memory) {
+        indexes.remove(id)
+        continue
+      }
+      const v = vectorRows.get(id)
+      const current = v && v.model === model && v.dims === indexes.vectors?.dims
+      indexes.put(memory, current ? v.vector : undefined)
+      if (!current) indexes.removeVector(id)
+    }
+    this.#lastSeq = changes[changes.length - 1]!.seq!
+  }
+
+  /** Rebuilds every derived index from the `memories` and `vectors` tables. */
+  async rebuild(): Promise<void> {
+    this.#rebuilding = true
+    try {
+      await this.#rebuild()
+    } finally {
+      this.#rebuilding = false
+    }
+  }
+
+  async #rebuild(): Promise<void> {
+    this.#rebuilds++
+    const { db, embedder, keywordOptions } = this.#ctx
+    const model = embedder?.model ?? null
+    // One read transaction: the rows, the seq and the counter mark they correspond to.
+    const [last, memories, vectors, counters] = await db.transaction(
+      'r',
+      [db.changes, db.memories, db.vectors, db.snapshots],
+      () =>
+        Promise.all([
+          db.changes.orderBy('seq').last(),
+          db.memories.toArray(),
+          model ? db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
+          readCountersMark(db),
+        ]),
+    )
+    this.#counters = counters
+    const dims = vectors[0]?.dims ?? this.#ctx.readyDims()
+    const indexes = IndexSet.empty(keywordOptions, dims)
+    for (const memory of memories) indexes.put(memory)
+    for (const row of vectors) if (row.dims === dims) indexes.putVector(row.id, row.vector)
+    this.#indexes = indexes
+    this.#lastSeq = last?.seq ?? 0
+    this.#rebuilding = false
+    // The snapshot only saves start-up time; failing to write one (quota) must not fail the
+    // open or the catch-up that needed the rebuild.
+    try {
+      if (memories.length > 0) await this.snapshot()
+      else await deleteSnapshot(db)
+    } catch {
+      this.#snapshotSeq = -1
+    }
+  }
+
+  /** Saves the indexes as they stand at the last seq and prunes the change log behind them. */
+  async snapshot(): Promise<void> {
+    const ctx = this.#ctx
+    if (ctx.connection.isClosed) return
+    const seq = this.#lastSeq
+    await saveSnapshot(ctx.db, this.#indexes, {
+      seq,
+      optionsHash: ctx.optionsHash,
+      model: ctx.embedder?.model ?? null,
+      count: this.#indexes.catalogue.size,
+      now: ctx.clock(),
+      counters: this.#counters,
+    })
+    this.#snapshotSeq = seq
+    this.#timer.markSaved()
+    this.#countersDirty = false
+    await ctx.db.changes
+      .where('seq')
+      .belowOrEqual(seq - CHANGE_LOG_TAIL)
+      .delete()
+  }
+
+  /**
+   * Forgets the indexes (encryption at rest's `lock()`: they hold the texts in the clear); the
+   * next {@link restore} brings them back from the snapshot or the tables.
+   */
+  drop(): void {
+    this.cancelIdleSnapshot()
+    this.#indexes = IndexSet.empty(this.#ctx.keywordOptions, this.#ctx.readyDims())
+    this.#lastSeq = 0
+    this.#snapshotSeq = 0
+  }
+
+  /** Snapshots when anything changed since the last snapshot, counters too (`close()`). */
+  async snapshotIfChanged(): Promise<void> {
+    if (this.#lastSeq !== this.#snapshotSeq || this.#countersDirty) await this.snapshot()
+  }
+
+  /**
+   * This engine flushed recall counters, moving the mark from `before` to `after` in the same
+   * transaction: the catalogue is still in step with the table only if nobody else moved it.
+   */
+  noteCountersFlushed(before: number, after: number): void {
+    this.#counters = before === this.#counters ? after : -1
+    this.#countersDirty = true
+  }
+
+  /**
+   * Records seqs this engine wrote, catching up first if another writer slipped in between, then
+   * snapshots when enough changed (at least `snapshotEvery` changes and a share of the store,
+   * `SNAPSHOT_STORE_SHARE`) once the engine is quiet for {@link QUIET_SNAPSHOT_MS}, or once it
+   * is quiet for `IDLE_SNAPSHOT_MS` whatever changed.
+   */
+  recordWrites(seqs: readonly number[]): void {
+    if (seqs.length === 0) return
+    const { min, max } = rangeOf(seqs)
+    if (min === this.#lastSeq + 1) this.#lastSeq = max
+    else this.#housekeep(() => this.replay())
+    this.#ctx.emit({ type: 'change', seq: max })
+    this.#timer.noteActivity()
+    const size = this.#indexes.catalogue.size
+    const due = Math.max(this.#ctx.snapshotEvery, Math.floor(size * SNAPSHOT_STORE_SHARE))
+    if (this.#lastSeq - this.#snapshotSeq >= due) this.#timer.markDue()
+    this.#timer.schedule()
+  }
+
+  /** Bumped by every write and recall: background work compares it to find a quiet spell. */
+  get activity(): number {
+    return this.#timer.activity
+  }
+
+  /** A recall ran: a pending snapshot waits for a quiet spell. */
+  noteActivity(): void {
+    this.#timer.noteActivity()
+  }
+
+  /** Cancels the pending idle snapshot (`close()` saves its own). */
+  cancelIdleSnapshot(): void {
+    this.#timer.cancel()
+  }
+
+  /** Counts the stored vectors of a model other than the current one. */
+  async countStaleVectors(): Promise<void> {
+    const { db, embedder } = this.#ctx
+    const total = await db.vectors.count()
+    const current = embedder
+      ? await db.vectors.where('model').equals(embedder.model).count()
+      : total
+    this.#staleVectors = total - current
+  }
+
+  /**
+   * Takes indexes loaded from a snapshot stamped `seq`, with the catalogue saved beside them when
+   * its counters are those of the table (no flush since), else around the rows read now. Refuses
+   * (false) a snapshot stamped past the end of the change log: it describes data that is not
+   * there. The replay after it and {@link #agrees} check the rest.
+   */
+  async #adopt(indexes: IndexSet, seq: number): Promise<boolean> {
+    const { db } = this.#ctx
+    const saved = indexes.restoredCounters
+    const [last, counters, memories] = await db.transaction(
+      'r',
+      [db.memories, db.changes, db.snapshots],
+      async () => {
+        const mark = await readCountersMark(db)
+        const current = saved !== undefined && saved >= 0 && saved === mark
+        const read = current ? undefined : await db.memories.toArray()
+        return [await db.changes.orderBy('seq').last(), mark, read] as const
+      },
+    )
+    if (seq > (last?.seq ?? 0)) return false
+    if (memories) indexes.adoptCatalogue(memories)
+    this.#counters = counters
+    this.#indexes = indexes
+    this.#lastSeq = seq
+    this.#snapshotSeq = seq
+    return true
+  }
+
+  /**
+   * Whether the indexes hold exactly the ids of the memories and of the current model's vectors
+   * (and a catalogue restored from the snapshot those of the table).
+   */
+  async #agrees(): Promise<boolean> {
+    const model = this.#ctx.embedder?.model
+    const { db } = this.#ctx
+    const { catalogue, keyword, vectors } = this.#indexes
+    if (keyword.size !== catalogue.size) return false
+    for (const id of catalogue.keys()) if (!keyword.has(id)) return false
+    if (this.#indexes.restoredCounters !== undefined) {
+      // Every stored key, refused rows' too (reading them all through the middleware would open
+      // every row): a key the catalogue lacks counts only if its row opens.
+      const ids = (await storedKeys(db, db.memories)) as string[]
+      const extra = ids.filter((id) => !catalogue.has(id))
+      if (ids.length - extra.length !== catalogue.size) return false
+      if (extra.length > 0 && (await db.memories.bulkGet(extra)).some((m) => m !== undefined)) {
+        return false
+      }
+    }
+    const vectorIds = model
+      ? ((await storedKeys(db, db.vectors, () =>
+          db.vectors.where('model').equals(model),
+        )) as string[])
+      : []
+    const indexed = vectorIds.filter((id) => catalogue.has(id))
+    const unindexed = indexed.filter((id) => !vectors?.has(id))
+    if ((vectors?.size ?? 0) !== indexed.length - unindexed.length) return false
+    if (unindexed.length === 0) return true
+    return (await db.vectors.bulkGet(unindexed)).every((v) => v === undefined)
+  }
+
+  /**
+   * Queues housekeeping (a catch-up, a snapshot) whose failure no caller waits for: the next
+   * write catches up anyway, and a missing snapshot only costs start-up time.
+   */
+  #housekeep(task: () => Promise<unknown>): void {
+    const ctx = this.#ctx
+    ctx.track(
+      ctx.queue.run(async () => {
+        if (ctx.connection.isClosed || !ctx.db.isOpen()) return
+        await task()
+      }),
+    )
+  }
+}
+
+/**
+ * The least and greatest of `seqs`, by a loop: a batch can hold more seqs than a call has room
+ * for arguments, and `Math.min(...seqs)` overflowed the stack on a 100k import (issue 11).
+ */
+function rangeOf(seqs: readonly number[]): { min: number; max: number } {
+  let min = Number.POSITIVE_INFINITY
+  let max = Number.NEGATIVE_INFINITY
+  for (const seq of seqs) {
+    if (seq < min) min = seq
+    if (seq > max) max = seq
+  }
+  return { min, max }
+}
+
+function byId<T extends { id: string }>(rows: readonly (T | undefined)[]): Map<string, T> {
+  const map = new Map<string, T>()
+  for (const row of rows) if (row !== undefined) map.set(row.id, row)
+  return map
+}

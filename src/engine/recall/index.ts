@@ -1,0 +1,114 @@
+import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../../core/options.ts'
+import type {
+  Degraded,
+  Embedder,
+  IndexFailure,
+  Memory,
+  RecallHit,
+  Relation,
+  SelectionOutcome,
+} from '../../core/types.ts'
+import { calibrationFor } from '../../embedder/model-table.ts'
+import type { IndexSet } from '../index/index-set.ts'
+import { analyzeQuery } from './analyze-query.ts'
+import { fitBudget } from './budget.ts'
+import { collapsePages, placePageHits } from './collapse.ts'
+import { explainHits } from './explain.ts'
+import { explainFloor, floorCandidates } from './floor.ts'
+import { fuseLists } from './fuse.ts'
+import { highlightHits } from './highlight.ts'
+import { buildLists } from './lists.ts'
+import type { CheckedRecallOptions } from './options.ts'
+import { rankCandidates } from './rank.ts'
+import { RECENCY_WINDOW, recencyHits } from './recency-window.ts'
+import { expandRelated, hideSuperseded, noteContradictions } from './relations.ts'
+import { recallScope } from './scope.ts'
+import { selectHits } from './select.ts'
+import type { VectorBlocker } from './vector-list.ts'
+
+/** What recall needs from the engine. */
+export interface RecallContext {
+  indexes: IndexSet
+  embedder?: Embedder
+  /** Why the vector list cannot run right now, or null when it can. */
+  vectorBlocker(): VectorBlocker
+  retrieval: RetrievalOptions
+  limits: LimitOptions
+  lifecycle: LifecycleOptions
+  /**
+   * The newest `limit` memories straight from the table, newest first, for when the indexes
+   * are unavailable; absent: recall always uses the indexes.
+   */
+  recent?: (limit: number) => Promise<Memory[]>
+  /** True while the indexes cannot be trusted (a rebuild is reading the tables). */
+  indexesUnavailable?: () => boolean
+  /** The recorded failure while the indexes failed to restore, which recall explains by. */
+  indexFailure?: () => IndexFailure | undefined
+  /** Every stored edge touching any of `ids`; absent: recall ignores relations. */
+  edges?: (ids: string[]) => Promise<Relation[]>
+  now: number
+}
+
+/** Hits and the lists behind them, before logging. */
+export interface RecallOutcome {
+  hits: RecallHit[]
+  /** Candidates within the top `k` that the relevance floor dropped (`RecallResult.filtered`). */
+  filtered: number
+  degraded?: Degraded
+  /** Present when a `select` hook was given. */
+  selection?: SelectionOutcome
+}
+
+/**
+ * The read path of DESIGN §5 as a pipeline, each stage in `recall/`: the query analysed once →
+ * keyword, vector, alias and tag lists over one scope → fusion → boosts and the final order →
+ * superseded memories hidden → the relevance floor → one hit per page → hits explained,
+ * contradictions named, chunks placed in their page → the optional `select` hook → `expand`
+ * along relations → highlights.
+ */
+export async function runRecall(
+  ctx: RecallContext,
+  query: string,
+  o: CheckedRecallOptions,
+): Promise<RecallOutcome> {
+  const { indexes, retrieval } = ctx
+  const q = analyzeQuery(query, indexes.keyword)
+  if (ctx.recent && ctx.indexesUnavailable?.()) {
+    const rows = await ctx.recent(RECENCY_WINDOW)
+    const failure = ctx.indexFailure?.()
+    const hits = recencyHits(rows, q, o, { now: ctx.now, lifecycle: ctx.lifecycle, failure })
+    return { hits, filtered: 0, degraded: 'recency' }
+  }
+  const scope = recallScope(indexes, q, o, ctx.now, ctx.lifecycle)
+  const found = await buildLists(ctx, q, scope, o, retrieval.candidates)
+  const calibration = calibrationFor(ctx.embedder?.model)
+  const fused = fuseLists(found.lists, found.vector, retrieval, {
+    query: q,
+    terms: found.terms,
+    calibration,
+  })
+  const boosts = o.boosts ? retrieval.boosts : null
+  const ranked = rankCandidates(fused.candidates, indexes.catalogue, boosts, ctx.now, ctx.lifecycle)
+  const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
+  const visible = hideSuperseded(ranked, edges, o.includeSuperseded)
+  const floored = floorCandidates(visible, {
+    q,
+    found,
+    calibration,
+    policy: o.floor,
+    termsOf: (memory) => indexes.keyword.termsOf(memory),
+    k: o.k,
+  })
+  const collapsed = collapsePages(floored.kept, o.collapsePages)
+  const shown = o.select ? Math.max(o.k, o.selectOptions.candidates) : o.k
+  const explained = explainHits(collapsed.ranked.slice(0, shown), found, fused.method, o.explain)
+  explainFloor(explained, floored)
+  placePageHits(explained, collapsed.more)
+  const selected = await selectHits(noteContradictions(explained, edges), q.raw, o)
+  const outcome: RecallOutcome = { ...selected, filtered: floored.filtered }
+  outcome.hits = expandRelated(outcome.hits, edges, indexes.catalogue, scope.accept, o)
+  outcome.hits = fitBudget(outcome.hits, o.tokenBudget)
+  highlightHits(outcome.hits, q, indexes.keyword.processTerm)
+  if (found.degraded) outcome.degraded = found.degraded
+  return outcome
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import type { ModelCalibration } from '../../../../src/core/adaptive-fusion'
+import {
+  applyFloor,
+  DEFAULT_FLOOR_POLICY,
+  hitHasEvidence,
+  liftOf,
+  queryLiftBar,
+  queryOnTopic,
+} from '../../../../src/core/recall/floor'
+
+// USE-lite's calibration, as the model table holds it.
+const USE: ModelCalibration = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 }
+const same = <T>(h: T) => h
+
+describe('relevance floor', () => {
+  it('reads cosines as spreads above the unrelated level, 0 below it', () => {
+    expect(liftOf(0.34, USE)).toBeCloseTo(2, 12)
+    expect(liftOf(0.1, USE)).toBe(0)
+  })
+
+  it('drops every hit of a query nothing in the store is about', () => {
+    const banana = [
+      { coverage: 0, cosine: 0.31 },
+      { coverage: 0, cosine: 0.2 },
+    ]
+    expect(applyFloor(banana, same, USE)).toEqual({ kept: [], dropped: 2 })
+  })
+
+  it('keeps an on-topic query by coverage or by one clearly lifted cosine', () => {
+    expect(queryOnTopic([{ coverage: 0.25, cosine: 0 }], USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0.2, cosine: 0.2 }], USE)).toBe(false)
+    expect(queryOnTopic([{ coverage: 0, cosine: 0.14 + 2.5 * 0.1 }], USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0, cosine: 0.14 + 2.4 * 0.1 }], USE)).toBe(false)
+  })
+
+  it('drops, from an on-topic query, a hit that matched no term at a cosine near noise', () => {
+    const hits = [
+      { coverage: 0, cosine: 0.52 },
+      { coverage: 0.5, cosine: 0.1 },
+      { coverage: 0, cosine: 0.16 },
+    ]
+    expect(applyFloor(hits, same, USE)).toEqual({ kept: hits.slice(0, 2), dropped: 1 })
+  })
+
+  it('keeps exact alias hits and, without cosines, every BM25 match', () => {
+    expect(hitHasEvidence({ coverage: 0, cosine: -0.5, exact: true }, USE)).toBe(true)
+    expect(queryOnTopic([{ coverage: 0, exact: true }], USE)).toBe(true)
+    const keywordOnly = [{ coverage: 0.1 }, { coverage: 0.05 }]
+    expect(applyFloor(keywordOnly, same, USE)).toEqual({ kept: keywordOnly, dropped: 0 })
+    expect(applyFloor([{ coverage: 0 }], same, USE)).toEqual({ kept: [], dropped: 1 })
+  })
+
+  it('keeps order and accepts stricter bars', () => {
+    const hits = ['a', 'b', 'c'].map((id, i) => ({ id, coverage: 1 - i * 0.4 }))
+    const strict = { ...DEFAULT_FLOOR_POLICY, queryCoverage: 1 }
+    expect(
+      applyFloor(hits, (h) => ({ coverage: h.coverage, cosine: 0 }), USE, strict).kept,
+    ).toEqual(hits)
+    expect(applyFloor([], same, USE)).toEqual({ kept: [], dropped: 0 })
+  })
+
+  describe('in a small store (issue 26)', () => {
+    it('asks the best cosine only for the lift the best of n unrelated ones would reach', () => {
+      expect(queryLiftBar(2.5, 5)).toBeCloseTo(Math.sqrt(2 * Math.log(5)), 12)
+      expect(queryLiftBar(2.5, 12)).toBeCloseTo(2.229, 3)
+      expect(queryLiftBar(2.5, 23)).toBe(2.5)
+      expect(queryLiftBar(2.5, 45)).toBe(2.5)
+      expect(queryLiftBar(2.5, Number.POSITIVE_INFINITY)).toBe(2.5)
+      expect(queryLiftBar(1, 5)).toBe(1)
+    })
+
+    it('keeps a paraphrase answer of a five-fact store that a large store would drop', () => {
+      // "what measurement system do I like?" against "I prefer metric units…": no shared term,
+      // the answer at lift 2.0, the other four facts near noise.
+      const hits = [
+        { coverage: 0, cosine: 0.14 + 2.0 * 0.1 },
+        { coverage: 0, cosine: 0.16 },
+        { coverage: 0, cosine: 0.12 },
+      ]
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 5).kept).toEqual([hits[0]])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 45).kept).toEqual([])
+      expect(applyFloor(hits, same, USE).kept).toEqual([])
+    })
+
+    it('still empties an off-topic query of a five-fact store whose best cosine is noise', () => {
+      const banana = [
+        { coverage: 0, cosine: 0.14 + 1.5 * 0.1 },
+        { coverage: 0, cosine: 0.15 },
+      ]
+      expect(applyFloor(banana, same, USE, DEFAULT_FLOOR_POLICY, 5)).toEqual({
+        kept: [],
+        dropped: 2,
+      })
+    })
+  })
+})
