@@ -42,6 +42,7 @@ const PUBLIC_ENTRIES = [
   '^src/agent/index\\.ts$',
   '^src/connect/index\\.ts$',
   '^src/sync/index\\.ts$',
+  '^src/engine/index\\.ts$',
 ]
 
 module.exports = {
@@ -79,7 +80,24 @@ module.exports = {
     // The memory for other origins: a host page's side (allow-list, scoping) over the host.
     // Sync between devices drives an engine through its replica hooks.
     layer('sync-on-engine', 'sync', ['core', 'storage', 'embedder', 'engine']),
-    layer('connect-on-host', 'connect', ['core', 'storage', 'embedder', 'engine', 'host']),
+    {
+      ...layer('connect-on-host', 'connect', ['core', 'storage', 'embedder', 'engine', 'host']),
+      from: { path: '^src/connect/', pathNot: '^src/connect/index\\.ts$' },
+    },
+    // engram/connect holds both sides: its barrel also offers the page's door, embedMemory.
+    {
+      name: 'connect-entry',
+      comment: 'the engram/connect barrel may import connect, the layers below it, and embedMemory',
+      severity: 'error',
+      from: { path: '^src/connect/index\\.ts$' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          ...['connect', 'core', 'storage', 'embedder', 'engine', 'host'].map((a) => `^src/${a}/`),
+          '^src/client/embed-memory\\.ts$',
+        ],
+      },
+    },
     // Agent tools speak MemoryApi (a core type): they run over either client, or the engine.
     layer('agent-on-the-contract', 'agent', ['core']),
     {

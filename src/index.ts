@@ -1,24 +1,24 @@
 /**
  * Engram: long-term memory for AI assistants, extensions and web apps, kept entirely in the
- * browser. Three ways in, one {@link MemoryClient}:
+ * browser. Three doors here, one {@link MemoryClient} (the `MemoryApi` plus `sync`, events and
+ * a hard stop), one defaults table (`DOOR_DEFAULTS`):
  *
  * - {@link openMemory}: a page; spawns the bundled worker.
  * - {@link connectMemory}: a worker or `MessagePort` you created (an extension's offscreen
  *   document, an iframe host), whose far end runs `engram/worker` or `createMemoryHost`.
  * - {@link openMemoryInProcess}: Node, tests and hosts without workers; same options.
  *
- * {@link MemoryEngine} is the engine itself, for hosts that bring their own `Embedder` object,
- * clock or write lock (evaluation, benchmarks): no events API, no tab sync.
+ * Two more doors have their own entry: `embedMemory` in `engram/connect` (a memory on another
+ * origin), and `MemoryEngine` in `engram/engine` (the engine itself, for hosts that bring their
+ * own `Embedder` object, clock or write lock: no events API, no tab sync, no `sync`).
  */
 
 export type {
   ChannelLike,
   ConnectHooks,
-  EmbeddedMemory,
   EmbedderChoice,
   EmbedderDevice,
   EmbedderDtype,
-  EmbedMemoryOptions,
   EngineEnvironment,
   LocksLike,
   MemoryClient,
@@ -29,7 +29,6 @@ export type {
 } from './client/index.ts'
 export {
   connectMemory,
-  embedMemory,
   openMemory,
   openMemoryInProcess,
 } from './client/index.ts'
@@ -70,6 +69,7 @@ export {
   DEFAULT_LIMITS,
   DEFAULT_RECALL_QUEUE,
   DEFAULT_RETRIEVAL,
+  DOOR_DEFAULTS,
 } from './core/options.ts'
 export { analyseText, screenText } from './core/poison/index.ts'
 export type * from './core/types.ts'
@@ -88,7 +88,5 @@ export {
 } from './core/vocabulary.ts'
 export { DEFAULT_MODEL } from './embedder/model-table.ts'
 export { NgramEmbedder } from './embedder/ngram-embedder.ts'
-export type { EngineOptions } from './engine/engine-options.ts'
 export type { KeywordIndexOptions } from './engine/index/keyword-index.ts'
-export { MemoryEngine } from './engine/memory-engine.ts'
 export { createMemoryHost } from './host/memory-host.ts'

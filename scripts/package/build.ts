@@ -155,6 +155,7 @@ async function buildLibrary(root: string, outDir: string): Promise<void> {
       'import/index': join(root, 'src/import/index.ts'),
       'connect/index': join(root, 'src/connect/index.ts'),
       'sync/index': join(root, 'src/sync/index.ts'),
+      'engine/index': join(root, 'src/engine/index.ts'),
       // Node's `#pouchdb`: imported by nothing here (the plugin answers `#pouchdb` instead).
       'sync/pouch': join(root, POUCH_MODULE),
     },

@@ -39,7 +39,7 @@ export function truncate(text: string, max = CHIP_TEXT_MAX): string {
 }
 
 /**
- * The chips of one hit: one per edge, in the order `relations()` gave them. A hit pulled in by
+ * The chips of one hit: one per edge, in the order `relations.of()` gave them. A hit pulled in by
  * `expand` (`via: 'rel'`) hangs off the best-ranked earlier hit it has an edge with (the order
  * recall expands in), and that edge says so.
  *

@@ -1,9 +1,14 @@
 /**
- * `engram/connect`: the host side of a memory shared with other origins. A page of the memory's
+ * `engram/connect`: a memory shared with other origins, both sides. A page of the memory's
  * origin, loaded in an iframe by another site, calls {@link serveOrigins}; that site calls
- * `embedMemory` (from `engram`). The user decides which origins may connect; the decisions are
+ * {@link embedMemory}, the door to a memory on another origin. The user decides which origins may connect; the decisions are
  * kept in {@link SiteGrants}, which the app's "Connected sites" panel lists and revokes.
  */
+export {
+  type EmbeddedMemory,
+  type EmbedMemoryOptions,
+  embedMemory,
+} from '../client/embed-memory.ts'
 export { AccessDeniedError } from '../core/errors.ts'
 export {
   type FirstPartyStorage,

@@ -181,13 +181,12 @@ export class SyncServerError extends EngramError {
   }
 }
 
-/** Why `sync()` could not start: one already runs, or this engine has no replicator plugged in. */
-export type SyncStateCode = 'SYNC_RUNNING' | 'SYNC_UNAVAILABLE'
+/** Why `sync.start()` could not start: one already runs. */
+export type SyncStateCode = 'SYNC_RUNNING'
 
 /**
- * `memory.sync.start()` was called while a sync of this memory runs (`SYNC_RUNNING`: stop it first),
- * or on a `MemoryEngine` opened without the replicator (`SYNC_UNAVAILABLE`: call
- * `engine.useSync(startSync)` with `startSync` from `engram/sync`). Nothing was started.
+ * `memory.sync.start()` was called while a sync of this memory runs, in this tab or another
+ * (`SYNC_RUNNING`: stop it first). Nothing was started.
  */
 export class SyncStateError extends EngramError {
   override readonly name = 'SyncStateError'
@@ -199,8 +198,8 @@ export class SyncStateError extends EngramError {
 }
 
 /**
- * The memory is encrypted at rest and locked (`lock()`): every call but `unlock`, `close` and
- * `stats` throws this until `unlock(secret)`. Nothing was read or written.
+ * The memory is encrypted at rest and locked (`atRest.lock()`): every call but `unlock`, `close` and
+ * `stats` throws this until `atRest.unlock(secret)`. Nothing was read or written.
  */
 export class MemoryLockedError extends EngramError {
   override readonly name = 'MemoryLockedError'
@@ -216,7 +215,7 @@ export class MemoryLockedError extends EngramError {
  * `NOT_ENCRYPTED` (`lock`/`unlock` on a memory without encryption), `NOT_EMPTY` (encryption
  * asked for on a memory that already holds plain rows: export, then import into a new one),
  * `NEWER_FORMAT` (the memory was sealed by a later Engram, in a format this one does not know),
- * `UNREADABLE` (a write met a stored row that does not open, `verify().unreadable`, holding the
+ * `UNREADABLE` (a write met a stored row that does not open, `inspect.verify().unreadable`, holding the
  * same exact-dedup key: `forget` its id to drop it).
  */
 export type EncryptionCode =

@@ -418,7 +418,7 @@ export const DEFAULT_RECALL_QUEUE: Readonly<RecallQueueOptions> = Object.freeze(
   maxQueued: 256,
 })
 
-/** Recall-log entries `recallLog()` returns when no `limit` is given; 1..1000000. @default 50 */
+/** Recall-log entries `inspect.recallLog()` returns when no `limit` is given; 1..1000000. @default 50 */
 export const DEFAULT_RECALL_LOG_READ = 50
 
 /**

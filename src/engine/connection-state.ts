@@ -31,7 +31,7 @@ export class ConnectionState {
     return this.#closed
   }
 
-  /** Locked (encryption at rest, `lock()`): calls throw `MemoryLockedError` until unlocked. */
+  /** Locked (encryption at rest, `atRest.lock()`): calls throw `MemoryLockedError` until unlocked. */
   get isLocked(): boolean {
     return this.#locked !== null
   }

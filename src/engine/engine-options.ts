@@ -76,7 +76,7 @@ export interface EngineOptions {
   writeLock?: <T>(task: () => Promise<T>) => Promise<T>
   /**
    * Most `remember` calls coalesced into one transaction, and import lines per transaction when
-   * `importMemories` is not told. Range 1..10000. @default 500
+   * `transfer.import` is not told. Range 1..10000. @default 500
    */
   writeBatch?: number
   /**
@@ -116,7 +116,7 @@ export interface EngineOptions {
    * secret; the exact-dedup key and tags as keyed hashes. Turns encryption on for a memory with
    * no rows yet (`EncryptionError` `NOT_EMPTY` otherwise) and is required to open an encrypted
    * one (`KEY_REQUIRED`); a wrong secret is `WRONG_KEY`, with nothing changed. Then
-   * `lock()` / `unlock(secret)`. @default none (rows stored as they are)
+   * `atRest.lock()` / `atRest.unlock(secret)`. @default none (rows stored as they are)
    *
    * @example
    * await MemoryEngine.open({ name: 'm', encryption: { passphrase: 'correct horse' } })

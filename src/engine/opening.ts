@@ -10,7 +10,7 @@ export type OpenStats = NonNullable<MemoryStats['open']>
  * Restores the indexes on open: from the snapshot plus the change log after it when the
  * snapshot fits the tables, else by a rebuild from the tables. When that throws (a row the
  * keyword index cannot take, an IndexedDB read error) the open still succeeds, on the tables
- * alone: the failure is recorded in `IndexHealth` (`stats().indexes`), recall answers
+ * alone: the failure is recorded in `IndexHealth` (`inspect.stats().indexes`), recall answers
  * from the recency window, and {@link recoverIndexes} tries again later. Only a lost or closed
  * connection fails the open.
  */

@@ -4,7 +4,7 @@ import { oneOf, validateId } from '../core/validate.ts'
 import { RELATION_KINDS } from '../core/vocabulary.ts'
 import type { EngramDatabase } from '../storage/index.ts'
 
-/** A checked `relate` / `unrelate` call. */
+/** A checked `relations.add` / `relations.remove` call. */
 export interface CheckedEdge {
   from: string
   to: string

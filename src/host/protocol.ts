@@ -154,7 +154,7 @@ export type EmbedderChoice =
       wasmPaths?: WasmPaths
       /**
        * The model chain's next link: used when this model's files can be neither fetched nor
-       * found cached as the memory opens (`stats().embedder.fallback.reason: 'unreachable'`),
+       * found cached as the memory opens (`inspect.stats().embedder.fallback.reason: 'unreachable'`),
        * or when its load fails (`'failed'`). `false`: no fallback, keyword-only recall then.
        * @default { kind: 'use' } (USE-lite at its default `modelUrl`)
        */

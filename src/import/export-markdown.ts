@@ -8,8 +8,8 @@ export interface ExportMarkdownOptions {
   /** Only this namespace. @default 'default' */
   namespace?: string
   /**
-   * Add the JSONL export (`memories.jsonl`, `exportMemories`) to the zip: the complete copy
-   * that `importMemories` restores field for field, beside the readable one. @default true
+   * Add the JSONL export (`memories.jsonl`, `transfer.export`) to the zip: the complete copy
+   * that `transfer.import` restores field for field, beside the readable one. @default true
    */
   jsonl?: boolean
 }

@@ -18,7 +18,7 @@ export interface PageDraft {
   meta: Record<string, unknown>
 }
 
-/** A draft as the JSONL `importMemories` reads: the normalised page, one line per chunk. */
+/** A draft as the JSONL `transfer.import` reads: the normalised page, one line per chunk. */
 export interface PageLines {
   title: string
   /** The page as it will be stored (normalised): what a stored page is compared with. */
@@ -27,14 +27,14 @@ export interface PageLines {
   chunks: number
 }
 
-/** Longest page title (`rememberPage`'s). */
+/** Longest page title (`pages.remember`'s). */
 const MAX_TITLE = 256
 
 /**
- * Chunks the page as `rememberPage` would and writes each chunk as an export's chunk line
+ * Chunks the page as `pages.remember` would and writes each chunk as an export's chunk line
  * (`pageId`, `chunk`, `page: { title, headingPath, start, end, overlap, hash }`) carrying the
- * source's dates, tags, trust and meta. Going through `importMemories` rather than
- * `rememberPage` is what lets a page keep the dates of its source: a page write has no
+ * source's dates, tags, trust and meta. Going through `transfer.import` rather than
+ * `pages.remember` is what lets a page keep the dates of its source: a page write has no
  * `createdAt` or `meta` (and the contract is not to grow for this).
  *
  * @throws InvalidInputError from `validatePage` (`TEXT_TOO_LONG`, a control character…).

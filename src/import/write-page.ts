@@ -9,7 +9,7 @@ export interface WrittenPage {
 }
 
 /**
- * Stores one page whole through `importMemories` (one transaction, screened, chunks flagged
+ * Stores one page whole through `transfer.import` (one transaction, screened, chunks flagged
  * rather than rejected). A page already stored under the id with the same title and text is
  * left alone, so an interrupted import run again skips what it finished; one stored with
  * another text (the conversation went on) is replaced: forgotten, then stored again. The two

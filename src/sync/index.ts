@@ -1,8 +1,8 @@
 /**
- * `engram/sync`: the replicator behind `memory.sync.start()` (PouchDB to a CouchDB-protocol server,
- * sealed documents). `openMemory`, `openMemoryInProcess` and `createMemoryHost` plug it in by
- * themselves; an engine opened with `MemoryEngine.open` takes it with `engine.useSync(startSync)`,
- * or is synced directly with `startSync(engine, options)` (which also takes a `mirror`).
+ * `engram/sync`: the replicator behind `memory.sync.start()` (PouchDB to a CouchDB-protocol
+ * server, sealed documents). The client doors' sync extension (`host/sync-extension.ts`) loads
+ * it by itself; an engine opened with `MemoryEngine.open` is synced directly with
+ * `startSync(engine, options)` (which also takes a `mirror`).
  */
 export {
   SyncKeycheckError,

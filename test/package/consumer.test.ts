@@ -88,6 +88,7 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
       '"engram/import"',
       '"engram/connect"',
       '"engram/sync"',
+      '"engram/engine"',
       '"engram/worker"',
     ]
     for (const entry of entries) {

@@ -124,7 +124,7 @@ export interface MemoryStats {
   atRest?: 'locked' | 'unlocked'
   /**
    * Encrypted at rest only, when some read since the open met rows that do not open (see
-   * {@link UnreadableRow}): those rows, left out of every answer. `verify()` reads every row.
+   * {@link UnreadableRow}): those rows, left out of every answer. `inspect.verify()` reads every row.
    */
   unreadable?: UnreadableRows
 }

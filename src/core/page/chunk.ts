@@ -1,5 +1,5 @@
 /**
- * Cuts a long page into chunks for `rememberPage`: by heading sections first, then blocks
+ * Cuts a long page into chunks for `pages.remember`: by heading sections first, then blocks
  * (paragraphs, lists, code, tables), then list items, sentences, lines, spaces, and characters
  * only as a last resort, packed up to a target size with a one-sentence overlap.
  *

@@ -1,5 +1,5 @@
 /**
- * Limits and sizes of long pages (`rememberPage`). Sizes are UTF-8 bytes, the unit a fact's limit
+ * Limits and sizes of long pages (`pages.remember`). Sizes are UTF-8 bytes, the unit a fact's limit
  * is counted in, and a fair proxy for embedder tokens across scripts: 1,200 bytes are about 1,200
  * characters (≈ 300 tokens) of English or 400 of Chinese or Japanese (≈ 400–600 tokens), both
  * inside bge's 512-token window.

@@ -71,7 +71,7 @@ export async function unlockMemory(
   })
 }
 
-/** What `stats()` can say while locked: row counts (no row is read), nothing from the indexes. */
+/** What `inspect.stats()` can say while locked: row counts (no row is read), nothing from the indexes. */
 export async function lockedStats(ctx: EngineContext): Promise<MemoryStats> {
   const [memories, vectors] = await ctx.mapped(
     Promise.all([ctx.db.memories.count(), ctx.db.vectors.count()]),

@@ -29,8 +29,8 @@ export function withUnreadable(report: VerifyReport, rows: readonly UnreadableRo
 }
 
 /**
- * Fills in what `stats()` says of an unlocked encrypted memory: that it is unlocked, and the
- * rows refused since it opened (only those some read met; `verify()` reads them all).
+ * Fills in what `inspect.stats()` says of an unlocked encrypted memory: that it is unlocked, and the
+ * rows refused since it opened (only those some read met; `inspect.verify()` reads them all).
  */
 export function unlockedStats(state: AtRestState, stats: MemoryStats): void {
   stats.atRest = 'unlocked'

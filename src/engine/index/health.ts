@@ -10,7 +10,7 @@ import type { IndexFailure } from '../../core/types.ts'
 export class IndexHealth {
   #failure: IndexFailure | null = null
 
-  /** The failure as `stats()` reports it, or undefined while the indexes are fine. */
+  /** The failure as `inspect.stats()` reports it, or undefined while the indexes are fine. */
   get failure(): IndexFailure | undefined {
     return this.#failure ? structuredClone(this.#failure) : undefined
   }

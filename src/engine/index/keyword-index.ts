@@ -221,7 +221,7 @@ export class KeywordIndex {
     items.sort((a, b) => b.score - a.score)
   }
 
-  /** Ids the index holds; walks the saved form, so keep it to `verify()`. */
+  /** Ids the index holds; walks the saved form, so keep it to `inspect.verify()`. */
   ids(): string[] {
     return Object.values(this.#search.toJSON().documentIds) as string[]
   }

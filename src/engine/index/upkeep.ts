@@ -241,7 +241,7 @@ export class IndexUpkeep {
   }
 
   /**
-   * Forgets the indexes (encryption at rest's `lock()`: they hold the texts in the clear); the
+   * Forgets the indexes (encryption at rest's `atRest.lock()`: they hold the texts in the clear); the
    * next {@link restore} brings them back from the snapshot or the tables.
    */
   drop(): void {

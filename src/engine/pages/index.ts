@@ -1,4 +1,4 @@
-/** Long pages in the engine: `rememberPage`, `getPage`, `forgetPage`, `listPages`. */
+/** Long pages in the engine: `pages.remember`, `pages.get`, `pages.forget`, `pages.list`. */
 
 export { isChunk } from '../../core/page/chunk-row.ts'
 export { forgetPage } from './forget-page.ts'

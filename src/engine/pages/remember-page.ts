@@ -22,7 +22,7 @@ export interface PageWriteDeps {
 const ulid = monotonicFactory()
 
 /**
- * `rememberPage` as a pipeline: the input checked whole (nothing is written for a bad one) →
+ * `pages.remember` as a pipeline: the input checked whole (nothing is written for a bad one) →
  * under the write lock, the stored page it names found (`findPage`) → the chunks planned against
  * it (`planPage`) → the chunks that need one embedded, outside any transaction → one transaction
  * → the indexes. When another writer changed the page between the plan and the commit, catch up

@@ -186,7 +186,7 @@ function checkSelectOptions(value: unknown): SelectOptions {
 const MAX_LOG_LIMIT = 1_000_000
 
 /**
- * Checks `recallLog` options; returns the number of entries to read.
+ * Checks `inspect.recallLog` options; returns the number of entries to read.
  *
  * @throws InvalidInputError `BAD_OPTION` (not an object, an unknown name, `limit` not an integer
  *   1..1000000).

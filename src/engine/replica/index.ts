@@ -42,7 +42,7 @@ export interface Applied {
  * The engine's side of multi-device sync (`src/sync/`): reading what changed since a change-log
  * seq, and storing what another device wrote through the same path as a local write — the
  * write queue, the cross-tab lock, one transaction over rows, vectors, edges and the change log,
- * then the indexes — so recall, `verify()` and other tabs (which follow the log) see remote
+ * then the indexes — so recall, `inspect.verify()` and other tabs (which follow the log) see remote
  * changes exactly as they see local ones.
  */
 export class Replica {

@@ -37,7 +37,7 @@ type ExportLine = Omit<Memory, 'key'> & { vector?: string }
 const EXPORT_OPTIONS: Record<keyof ExportOptions, true> = { namespace: true, vectors: true }
 
 /**
- * Checks `exportMemories` options.
+ * Checks `transfer.export` options.
  *
  * @throws InvalidInputError `BAD_OPTION` (not an object, an unknown name, `vectors` not a
  *   boolean) and what a namespace's check throws.

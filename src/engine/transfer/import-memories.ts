@@ -15,7 +15,7 @@ export interface ImportDeps extends PageImportDeps {
 }
 
 /**
- * `importMemories`: the whole file parsed and checked first (`parseImport`; nothing is written
+ * `transfer.import`: the whole file parsed and checked first (`parseImport`; nothing is written
  * for a bad line), then the lines that are not page chunks in batches of `batchSize` (each all
  * or nothing; a line restoring the stored memory it was exported from is left out), then each page whole in a transaction of its own (`importPage`), then the
  * relations between what the file brought, by where each memory landed. Emits `import`

@@ -31,7 +31,7 @@ const IMPORT_OPTIONS: Record<keyof ImportOptions, true> = {
 const DEFAULT_NAMES = REMEMBER_OPTION_NAMES.filter((n) => n !== 'vector' && n !== 'supersedes')
 
 /**
- * Checks `importMemories` options; returns the batch size to use. The fields of `defaults` are
+ * Checks `transfer.import` options; returns the batch size to use. The fields of `defaults` are
  * checked with the first line (they need the limits).
  *
  * @throws InvalidInputError `BAD_OPTION`: not an object, an unknown name (also inside

@@ -20,7 +20,7 @@ export interface PageImportDeps {
 }
 
 /**
- * Stores one imported page whole, as `rememberPage` stores a new one: under the write lock, one
+ * Stores one imported page whole, as `pages.remember` stores a new one: under the write lock, one
  * transaction for all its chunks, then the indexes. A page already stored with the same text
  * (under its id, or as a twin of the same namespace) is a duplicate: nothing is written. A page
  * whose id is taken by another page is stored under a fresh id, and a chunk whose id is taken

@@ -54,7 +54,7 @@ export interface ParsedImport {
 /**
  * {@link parseJsonl}, with the page chunks and the relation lines an export ends with. A chunk
  * line is checked alone (its `page` object, `pageId`, `chunk`, the text verbatim) and then with
- * its page's other chunks (`gatherPages`); a relation is checked as `relate` checks an edge.
+ * its page's other chunks (`gatherPages`); a relation is checked as `relations.add` checks an edge.
  *
  * @throws ImportFormatError naming the line.
  */

@@ -25,7 +25,7 @@ import { updateMemory } from './update.ts'
 
 /**
  * Every path that changes memories: `remember` (coalesced), `rememberMany`, `update`, `forget`
- * and `importMemories`. Each runs through the write queue and under the cross-tab lock, commits
+ * and `transfer.import`. Each runs through the write queue and under the cross-tab lock, commits
  * one transaction, then updates the indexes and records the change-log seqs.
  */
 export class MemoryWriter {
@@ -115,7 +115,7 @@ export class MemoryWriter {
     )
   }
 
-  /** See `importMemories` (transfer/import-memories.ts): facts in batches, then whole pages. */
+  /** See `transfer.import` (transfer/import-memories.ts): facts in batches, then whole pages. */
   importMemories(jsonl: string, options?: ImportOptions): Promise<ImportReport> {
     return importMemories(this.#ctx, jsonl, options, {
       write: (batch) => this.#write(batch),

@@ -122,7 +122,7 @@ async function commitUpdate(
 
 /**
  * Throws `PAGE_CHUNK` for a chunk of a page: its text is a slice of the page at fixed offsets,
- * so a patched chunk would no longer reassemble; the page changes through `rememberPage`.
+ * so a patched chunk would no longer reassemble; the page changes through `pages.remember`.
  */
 function assertNotChunk(row: Memory): void {
   if (row.pageId === undefined) return

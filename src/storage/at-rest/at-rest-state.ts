@@ -9,7 +9,7 @@ import { SEAL_FORMAT, type SealFormat } from './row-seal.ts'
  * encrypted and locked refuses every read and write of a sealed table.
  *
  * It also keeps the rows the middleware refused (they did not open) since this connection
- * opened, minus those written or deleted since: what `stats()` reports without reading a row.
+ * opened, minus those written or deleted since: what `inspect.stats()` reports without reading a row.
  */
 export class AtRestState {
   #encrypted = false

@@ -3,7 +3,7 @@ import type { EngramDatabase } from '../database.ts'
 
 /**
  * The primary keys `chosen` selects as IndexedDB holds them, refused rows' included: the
- * middleware leaves a row that does not open out of keys-only answers too, and `verify()`,
+ * middleware leaves a row that does not open out of keys-only answers too, and `inspect.verify()`,
  * export and the open's snapshot check tell such rows by the keys whose rows did not come back.
  * Runs in the caller's transaction when there is one (a key and its row read together).
  */
