@@ -118,6 +118,7 @@ const ENTRY_POINTS = [
   { find: /^engram\/agent$/, replacement: join(root, 'src/agent/index.ts') },
   { find: /^engram\/connect$/, replacement: join(root, 'src/connect/index.ts') },
   { find: /^engram\/sync$/, replacement: join(root, 'src/sync/index.ts') },
+  { find: /^engram\/engine$/, replacement: join(root, 'src/engine/index.ts') },
 ]
 
 export default defineConfig({

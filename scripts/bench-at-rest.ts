@@ -43,6 +43,8 @@ async function run(encryption: AtRestSecret | undefined): Promise<Figures> {
     name: 'bench-at-rest',
     indexedDB: new IDBFactory(),
     IDBKeyRange,
+    // A benchmark measures its own operations: no review in its quiet spells.
+    autoReview: false,
     embedder: new NgramEmbedder(),
     ...(encryption ? { encryption } : {}),
   }

@@ -164,6 +164,8 @@ async function openEngine(): Promise<MemoryEngine> {
     name: 'bench-import',
     indexedDB: new IDBFactory(),
     IDBKeyRange,
+    // A benchmark measures its own operations: no review in its quiet spells.
+    autoReview: false,
     embedder: new NgramEmbedder(),
   })
 }

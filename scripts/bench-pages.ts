@@ -61,6 +61,8 @@ async function open(name: string): Promise<MemoryEngine> {
     name,
     indexedDB: new IDBFactory(),
     IDBKeyRange,
+    // A benchmark measures its own operations: no review in its quiet spells.
+    autoReview: false,
     embedder: await embedder(),
     onEvent: (e) => {
       if (e.type === 'model-ready') onReady()

@@ -40,6 +40,8 @@ const engine = await MemoryEngine.open({
   name: 'bench-review',
   indexedDB: new IDBFactory(),
   IDBKeyRange,
+  // A benchmark measures its own operations: no review in its quiet spells.
+  autoReview: false,
   embedder: new NgramEmbedder(),
   clock: () => now,
 })

@@ -35,6 +35,8 @@ const options: EngineOptions = {
   name: 'recall-load',
   indexedDB: new IDBFactory(),
   IDBKeyRange,
+  // A benchmark measures its own operations: no review in its quiet spells.
+  autoReview: false,
   embedder: new NgramEmbedder(),
   ...(Object.keys(queue).length > 0 ? ({ recallQueue: queue } as object) : {}),
 }

@@ -50,6 +50,8 @@ async function device(): Promise<{ engine: MemoryEngine; mirror: PouchDatabase }
     name: `bench-${n}`,
     indexedDB: new IDBFactory(),
     IDBKeyRange,
+    // A benchmark measures its own operations: no review in its quiet spells.
+    autoReview: false,
   })
   return { engine, mirror: new Pouch(`bench-mirror-${n}`, { adapter: 'memory' }) as PouchDatabase }
 }

@@ -79,6 +79,8 @@ export async function collectLists(
         name: `lists-${++counter}`,
         indexedDB: new IDBFactory(),
         IDBKeyRange,
+        // A benchmark measures its own operations: no review in its quiet spells.
+        autoReview: false,
         embedder,
         retrieval: { fusion },
       })

@@ -165,6 +165,8 @@ export async function runEvaluation(set: EvalSet, options: RunOptions): Promise<
       name: `eval-${++storeCounter}`,
       indexedDB: new IDBFactory(),
       IDBKeyRange,
+      // A benchmark measures its own operations: no review in its quiet spells.
+      autoReview: false,
       ...(embedder ? { embedder } : {}),
       ...(options.keyword ? { keyword: options.keyword } : {}),
       ...(options.retrieval ? { retrieval: options.retrieval } : {}),

@@ -56,7 +56,10 @@ import { MemoryWriter } from './write/memory-writer.ts'
 
 /**
  * The memory itself: a Dexie database plus the in-memory indexes derived from it. Implements
- * {@link MemoryApi}; the worker exposes it as is and Node uses it in process.
+ * {@link MemoryApi}: the core methods here, each namespace (`pages`, `relations`, `inspect`,
+ * `atRest`, `transfer`) one small object built once in the constructor that delegates to its
+ * pipeline. The worker exposes it as is and Node uses it in process; sync is not the engine's
+ * (the client doors' extension, or `startSync(engine, options)` from `engram/sync`).
  *
  * The work lives in modules that share one {@link EngineContext}: `opening.ts` (open,
  * reconnect, the write lock), `index/` (upkeep: replay, rebuild, snapshots, backfill, verify),

@@ -12,7 +12,11 @@ export function freshIdb(): Pick<EngineOptions, 'indexedDB' | 'IDBKeyRange'> {
 
 let counter = 0
 
-/** Opens an engine over fake-indexeddb with the deterministic n-gram embedder by default. */
+/**
+ * Opens an engine over fake-indexeddb with the deterministic n-gram embedder by default, and
+ * without the automatic review (on at every door) unless the test asks for it: a review in a
+ * quiet spell would tidy what a test set up.
+ */
 export async function openTestEngine(
   options: Omit<Partial<EngineOptions>, 'embedder'> & { embedder?: Embedder | null } = {},
 ): Promise<MemoryEngine> {
@@ -20,6 +24,7 @@ export async function openTestEngine(
   const resolved: EngineOptions = {
     name: `test-${++counter}`,
     ...freshIdb(),
+    autoReview: false,
     ...rest,
   }
   if (embedder !== null) resolved.embedder = embedder ?? new NgramEmbedder()

@@ -107,6 +107,8 @@ export class EngramSystem implements BenchSystem {
       name: this.#name,
       indexedDB: this.#env.indexedDB,
       IDBKeyRange: this.#env.IDBKeyRange,
+      // A benchmark measures its own operations: no review in its quiet spells.
+      autoReview: false,
       embedder: this.#embedder,
     })
   }
