@@ -162,4 +162,6 @@ export interface TransferApi {
 }
 
 /** The namespaces of {@link MemoryApi}: its members that are objects of methods. */
-export type MemoryNamespace = 'pages' | 'relations' | 'inspect' | 'atRest' | 'transfer'
+export type MemoryNamespace = {
+  [K in keyof MemoryApi]: MemoryApi[K] extends (...args: never[]) => unknown ? never : K
+}[keyof MemoryApi]
