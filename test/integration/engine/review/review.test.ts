@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../src/core/options.ts'
-import type { JudgeCase } from '../../../src/core/types.ts'
-import type { EngineOptions } from '../../../src/engine/engine-options.ts'
-import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../helpers/engine.ts'
-import { NEAR_A, NEAR_B } from '../../unit/engine/fixtures.ts'
+import { DAY_MS } from '../../../../src/core/options.ts'
+import type { JudgeCase } from '../../../../src/core/types.ts'
+import type { EngineOptions } from '../../../../src/engine/engine-options.ts'
+import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../../helpers/engine.ts'
+import { NEAR_A, NEAR_B } from '../../../unit/engine/fixtures.ts'
 
 const engine = closingEngines()
 

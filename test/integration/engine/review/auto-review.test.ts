@@ -1,7 +1,7 @@
 import type { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../src/core/options.ts'
-import { closingEngines, freshIdb } from '../../helpers/engine.ts'
+import { DAY_MS } from '../../../../src/core/options.ts'
+import { closingEngines, freshIdb } from '../../../helpers/engine.ts'
 
 const engine = closingEngines()
 
