@@ -88,7 +88,7 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
     keyedList(list, shown.rows, rowKey, renderRow, {
       version: (row) =>
         row.kind === 'page'
-          ? `${row.title}:${row.chunks.length}:${row.total}`
+          ? `${row.title}:${row.total}:${row.chunks.map((chunk) => `${chunk.id}@${chunk.updatedAt}`)}`
           : `${row.memory.updatedAt}:${row.memory.confirmations}:${row.memory.needsReview}:${row.memory.archivedAt}:${expiredOnly}`,
       empty: () =>
         h('li', {
