@@ -151,11 +151,12 @@ export class UseEmbedder implements Embedder {
   }
 
   stats(): EmbedderStats {
-    const { state, value, loadMs, error } = this.#lifecycle
+    const { state, value, loadMs, error, failure } = this.#lifecycle
     const stats: EmbedderStats = { model: this.model, dims: this.dims, state }
     if (value) stats.device = value.backend
     if (loadMs !== undefined) stats.loadMs = Math.round(loadMs)
     if (error !== undefined) stats.error = error
+    if (failure) stats.failure = { ...failure }
     return stats
   }
 

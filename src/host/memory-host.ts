@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink'
 import type { MemoryEventListener, RecallOptions, SelectHook } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
-import { sendingErrorsAsData } from './errors-as-data.ts'
+import { sendErrorsAsData } from './errors-as-data.ts'
 import { type EngineEnvironment, type OpenedEngine, openEngine } from './open-engine.ts'
 import {
   MEMORY_METHODS,
@@ -14,15 +14,17 @@ import { plugSync, remoteSync } from './remote-sync.ts'
 /**
  * The object a memory host exposes (the worker does, and so can any page at the end of a
  * `MessagePort`): `open()` builds an engine and hands back its {@link RemoteMemoryApi} as a
- * `Comlink.proxy`. `env` is for Node tests (fake-indexeddb); a browser worker passes nothing.
+ * `Comlink.proxy`. Whatever it throws crosses as error data ({@link sendErrorsAsData}). `env` is
+ * for Node tests (fake-indexeddb); a browser worker passes nothing.
  */
 export function createMemoryHost(env: EngineEnvironment = {}): MemoryHost {
+  sendErrorsAsData()
   const opened: { memory: OpenedEngine; onEvent: MemoryEventListener | undefined }[] = []
   return {
     async open(options: WorkerOpenOptions, onEvent?: MemoryEventListener) {
       let memory: OpenedEngine
       try {
-        memory = await sendingErrorsAsData(() => openEngine(options, onEvent, env))
+        memory = await openEngine(options, onEvent, env)
       } catch (error) {
         release(onEvent)
         throw error
@@ -43,20 +45,19 @@ export function createMemoryHost(env: EngineEnvironment = {}): MemoryHost {
 
 /**
  * The engine as the page may call it: the {@link MEMORY_METHODS} and nothing else (no
- * `catchUp`), each throwing its errors as data. `recall` takes the page's `select` hook as a
- * third argument and releases its proxy once the recall is over.
+ * `catchUp`). `recall` takes the page's `select` hook as a third argument and releases its
+ * proxy once the recall is over.
  */
 function remoteApi(engine: MemoryEngine): RemoteMemoryApi {
   const api: Record<string, (...args: unknown[]) => Promise<unknown>> = {}
   for (const method of MEMORY_METHODS) {
-    api[method] = (...args) =>
-      sendingErrorsAsData(() => Reflect.apply(engine[method], engine, args))
+    api[method] = async (...args) => Reflect.apply(engine[method], engine, args)
   }
   api.recall = async (query, options, select) => {
     try {
       const given = options as RecallOptions | undefined
       const recallOptions = select ? { ...given, select: select as SelectHook } : given
-      return await sendingErrorsAsData(() => engine.recall(query as string, recallOptions))
+      return await engine.recall(query as string, recallOptions)
     } finally {
       release(select)
     }

@@ -2,7 +2,6 @@ import type { ProxyMarked } from 'comlink'
 import { SyncStateError } from '../core/errors.ts'
 import type { SyncHandle, SyncListener, SyncOptions } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
-import { sendingErrorsAsData } from './errors-as-data.ts'
 import type { RemoteMemoryApi, RemoteSyncStarted, SyncControl } from './protocol.ts'
 
 /**
@@ -63,7 +62,7 @@ export function remoteSync(
     async sync(options: SyncOptions, onStatus?: SyncListener & ProxyMarked) {
       let handle: SyncHandle
       try {
-        handle = await sendingErrorsAsData(() => engine.sync(options))
+        handle = await engine.sync(options)
       } catch (error) {
         release(onStatus)
         throw error
@@ -88,7 +87,7 @@ export function remoteSync(
       const handle = handles.get(id)
       // A handle already over: stop and flush have nothing left to do.
       if (!handle) return undefined
-      await sendingErrorsAsData(() => handle[control]())
+      await handle[control]()
       return handle.status
     },
   }
