@@ -4,7 +4,9 @@ import { DEFAULT_PAGE_CHUNKING, htmlToText, validatePage } from '../../core/page
 import type { PoisonPolicy, RememberPageInput, TrustLevel } from '../../core/types.ts'
 import {
   expectOptions,
+  expectString,
   oneOf,
+  optionNames,
   validateId,
   validateName,
   validateTags,
@@ -25,18 +27,17 @@ export interface CheckedPage {
   poison: PoisonPolicy
 }
 
-const INPUT: Record<keyof RememberPageInput, true> = {
-  title: true,
-  text: true,
-  html: true,
-  source: true,
-  tags: true,
-  namespace: true,
-  pageId: true,
-  trust: true,
-  poison: true,
-}
-const INPUT_NAMES = Object.keys(INPUT)
+const INPUT_NAMES = optionNames<RememberPageInput>()([
+  'title',
+  'text',
+  'html',
+  'source',
+  'tags',
+  'namespace',
+  'pageId',
+  'trust',
+  'poison',
+])
 
 /** HTML is mostly markup: it may be this many times the page limit before conversion. */
 const HTML_OVERHEAD = 4
@@ -76,10 +77,8 @@ export function checkPageInput(
   return checked
 }
 
-function fromHtml(html: unknown, maxPageBytes: number): string {
-  if (typeof html !== 'string') {
-    throw new InvalidInputError('BAD_OPTION', 'html', `expected a string, got ${typeof html}`)
-  }
+function fromHtml(value: unknown, maxPageBytes: number): string {
+  const html = expectString(value, 'html')
   if (html.length > HTML_OVERHEAD * maxPageBytes) {
     throw new InvalidInputError(
       'TEXT_TOO_LONG',
