@@ -20,8 +20,9 @@ export interface ViewOptions {
 
 export interface View {
   /**
-   * Loads and draws again. Calls during a load share one further load after it, so a burst of
-   * signals (an own write, its change event, another tab's batch) costs at most two loads.
+   * Loads and draws again. Only the latest load is drawn: one that finishes after a newer one
+   * started is dropped, and one that never settles (a call to a memory closed meanwhile) holds
+   * nothing back.
    */
   refresh(): Promise<void>
 }
@@ -32,44 +33,36 @@ export interface View {
  * @example
  * const pages = view(() => ctx.memory.listPages(), (list) => keyedList(…), { error })
  * ctx.on('changed', pages.refresh)
- * // => the list drawn again after every change; "Engram could not …" in `error` when it fails
+ * // => the list drawn again after every change; a failure's message in `error`, until one works
  */
 export function view<T>(
   load: () => Promise<T>,
   render: (data: T) => void,
   options: ViewOptions,
 ): View {
-  let running: Promise<void> | undefined
-  let again: Promise<void> | undefined
-
-  async function once(): Promise<void> {
-    options.root?.setAttribute('aria-busy', 'true')
-    if (options.root) options.root.dataset.state = 'loading'
-    try {
-      render(await load())
-      options.error.hidden = true
-      if (options.root) options.root.dataset.state = 'ready'
-    } catch (failure) {
-      showFailure(options.error, failure)
-      if (options.root) options.root.dataset.state = 'failed'
-      options.failed?.(failure)
-    } finally {
-      options.root?.removeAttribute('aria-busy')
-    }
+  let latest = 0
+  const mark = (state: 'loading' | 'ready' | 'failed'): void => {
+    if (!options.root) return
+    options.root.dataset.state = state
+    if (state === 'loading') options.root.setAttribute('aria-busy', 'true')
+    else options.root.removeAttribute('aria-busy')
   }
 
-  const refresh = (): Promise<void> => {
-    if (!running) {
-      running = once().finally(() => {
-        running = undefined
-      })
-      return running
+  async function refresh(): Promise<void> {
+    const ticket = ++latest
+    mark('loading')
+    try {
+      const data = await load()
+      if (ticket !== latest) return
+      render(data)
+      options.error.hidden = true
+      mark('ready')
+    } catch (failure) {
+      if (ticket !== latest) return
+      showFailure(options.error, failure)
+      mark('failed')
+      options.failed?.(failure)
     }
-    again ??= running.then(() => {
-      again = undefined
-      return refresh()
-    })
-    return again
   }
   return { refresh }
 }
@@ -86,7 +79,7 @@ export function view<T>(
 export async function action(
   form: HTMLElement,
   button: HTMLButtonElement | undefined,
-  task: () => Promise<void>,
+  task: () => Promise<unknown>,
   failed?: (failure: unknown) => void,
 ): Promise<boolean> {
   clearErrors(form)

@@ -87,7 +87,7 @@ describe('view', () => {
     expect(error.textContent).toBe('cannot draw')
   })
 
-  it('folds refreshes asked during a load into one more load after it', async () => {
+  it('draws only the latest load, even when an older one finishes after it', async () => {
     const { options } = setUp()
     const loads: ReturnType<typeof deferred<number>>[] = []
     const drawn: number[] = []
@@ -100,18 +100,54 @@ describe('view', () => {
       (n) => drawn.push(n),
       options,
     )
-    const first = shown.refresh()
-    const second = shown.refresh()
-    const third = shown.refresh()
-    expect(second).toBe(third)
-    expect(loads).toHaveLength(1)
-    loads[0]!.resolve(1)
-    await first
-    await Promise.resolve()
-    expect(loads).toHaveLength(2)
+    const older = shown.refresh()
+    const newer = shown.refresh()
     loads[1]!.resolve(2)
-    await Promise.all([second, third])
-    expect(drawn).toEqual([1, 2])
-    expect(loads).toHaveLength(2)
+    await newer
+    loads[0]!.resolve(1)
+    await older
+    expect(drawn).toEqual([2])
+  })
+
+  it('is not held back by a load that never settles', async () => {
+    const { root, options } = setUp()
+    let first = true
+    const drawn: number[] = []
+    const shown = view(
+      () => {
+        if (first) {
+          first = false
+          return new Promise<number>(() => {})
+        }
+        return Promise.resolve(2)
+      },
+      (n) => drawn.push(n),
+      options,
+    )
+    void shown.refresh()
+    await shown.refresh()
+    expect(drawn).toEqual([2])
+    expect(root.dataset.state).toBe('ready')
+  })
+
+  it('drops the failure of a load a newer one replaced', async () => {
+    const { error, options } = setUp()
+    const loads: ReturnType<typeof deferred<number>>[] = []
+    const shown = view(
+      () => {
+        const load = deferred<number>()
+        loads.push(load)
+        return load.promise
+      },
+      () => {},
+      options,
+    )
+    const older = shown.refresh()
+    const newer = shown.refresh()
+    loads[1]!.resolve(2)
+    await newer
+    loads[0]!.reject(new Error('the memory is closed'))
+    await older
+    expect(error.hidden).toBe(true)
   })
 })
