@@ -3,6 +3,7 @@ import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, type LimitOptions } from '../../core
 import { DEFAULT_PAGE_CHUNKING, htmlToText, validatePage } from '../../core/page/index.ts'
 import type { PoisonPolicy, RememberPageInput, TrustLevel } from '../../core/types.ts'
 import {
+  badOption,
   expectOptions,
   expectString,
   oneOf,
@@ -57,7 +58,8 @@ export function checkPageInput(
 ): CheckedPage {
   const o = expectOptions(input, 'input', INPUT_NAMES, '', true) as Partial<RememberPageInput>
   if ((o.text === undefined) === (o.html === undefined)) {
-    throw new InvalidInputError('BAD_OPTION', 'text', 'expected one of text or html, not both')
+    const got = o.text === undefined ? 'neither' : 'both'
+    throw badOption('text', 'exactly one of text and html', got)
   }
   const source = validateName(o.source ?? DEFAULT_SOURCE, 'source')
   const checked: CheckedPage = {
