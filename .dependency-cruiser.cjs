@@ -1,8 +1,9 @@
 /**
  * The layering of src/ as rules: core → storage / embedder → engine → host → worker / client →
- * app (agent/ on core alone), dependencies pointing one way, no cycles. Type-only imports count too: a type is as much
- * a dependency of the layer that names it. The cycle rule covers the whole repo (scripts, tests,
- * the extension example, the build configs); the layer rules speak of src/ alone.
+ * app (agent/ and import/ on core alone), dependencies pointing one way, no cycles. Type-only
+ * imports count too: a type is as much a dependency of the layer that names it. The cycle rule
+ * covers the whole repo (scripts, tests, the extension example, the build configs); the layer
+ * rules speak of src/ alone. docs/architecture.md is the map these rules keep true.
  * Run (as `npm run check` does):
  *   npx depcruise src scripts test examples vite.config.ts vitest.config.ts --config .dependency-cruiser.cjs
  */
@@ -41,6 +42,7 @@ const PUBLIC_ENTRIES = [
   '^src/worker/memory-worker\\.ts$',
   '^src/agent/index\\.ts$',
   '^src/connect/index\\.ts$',
+  '^src/import/index\\.ts$',
   '^src/sync/index\\.ts$',
   '^src/engine/index\\.ts$',
 ]
@@ -100,6 +102,8 @@ module.exports = {
     },
     // Agent tools speak MemoryApi (a core type): they run over either client, or the engine.
     layer('agent-on-the-contract', 'agent', ['core']),
+    // Imports and the Markdown export speak MemoryApi too: they run over any door.
+    layer('import-on-the-contract', 'import', ['core']),
     {
       name: 'app-uses-public-entries',
       comment: 'The app is a user of the package: it imports only what package.json exports.',

@@ -128,7 +128,7 @@ function objectProblems(schema: Record<string, unknown>, path: string): string[]
  * checkArguments(objectSchema({ k: { type: ['integer', 'null'] } }), {})
  * // => { k: null }
  * checkArguments(objectSchema({ k: { type: ['integer', 'null'] } }), { k: 2.5 })
- * // throws InvalidInputError: [BAD_OPTION] k: expected an integer or null, got 2.5
+ * // throws InvalidInputError { code: 'BAD_OPTION', field: 'k' }: expected an integer or null, got 2.5
  */
 export function checkArguments(schema: ObjectSchema, value: unknown): Record<string, unknown> {
   if (!isRecord(value)) {

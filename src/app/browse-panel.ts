@@ -1,16 +1,34 @@
 import type { ListOptions, Memory } from '../index.ts'
-import { addLifecycleControls, browseFilter } from './browse-filters.ts'
+import { addLifecycleControls, type BrowseFilter, browseFilter } from './browse-filters.ts'
 import { type BrowseRow, browseRows, stillWanted } from './browse-rows.ts'
 import type { AppContext } from './context.ts'
-import { byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
+import {
+  button,
+  confirmButton,
+  editInPlace,
+  FORGET,
+  formatTime,
+  h,
+  keyedList,
+  mountCard,
+  textInput,
+} from './dom.ts'
 import { showFailure } from './field-errors.ts'
 import { renderEditor } from './memory-editor.ts'
-import { openPage } from './pages-panel.ts'
+import { PLAINTEXT } from './plaintext.ts'
+import { view } from './view.ts'
 
 const PAGE_SIZE = 10
 
 /** The most memories one Browse page lists while completing its pages' chunks. */
 const MAX_LISTED = 5000
+
+/** One page of Browse: the memories listed, the rows they make, the cursor to the next. */
+interface BrowsePage {
+  items: Memory[]
+  rows: BrowseRow[]
+  cursor?: string
+}
 
 function chunks(n: number): string {
   return `${n} chunk${n === 1 ? '' : 's'}`
@@ -22,72 +40,78 @@ function chunks(n: number): string {
  * row that opens the page.
  */
 export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } {
-  const list = byId<HTMLUListElement>('browse-list')
-  const filter = byId<HTMLFormElement>('browse-filter')
-  const error = byId<HTMLParagraphElement>('browse-error')
-  const prev = byId<HTMLButtonElement>('browse-prev')
-  const next = byId<HTMLButtonElement>('browse-next')
-  const pageLabel = byId<HTMLSpanElement>('browse-page')
+  const filter = h(
+    'form',
+    { id: 'browse-filter', class: 'inline-filters' },
+    h('input', {
+      name: 'type',
+      placeholder: 'type',
+      list: 'type-options',
+      'aria-label': 'Filter by type',
+    }),
+    textInput('tag', 'tag', { 'aria-label': 'Filter by tag', autocomplete: undefined }),
+    h('button', { type: 'submit', text: 'Filter' }),
+  )
+  const error = h('p', { class: 'field-error', id: 'browse-error', hidden: true })
+  const list = h('ul', { id: 'browse-list', class: 'memories', [PLAINTEXT]: true })
+  const prev = button('← Newer', { id: 'browse-prev', disabled: true })
+  const pageLabel = h('span', { id: 'browse-page', text: 'Page 1' })
+  const next = button('Older →', { id: 'browse-next', disabled: true })
+  mountCard(
+    'browse',
+    { title: 'Browse', aside: filter },
+    error,
+    list,
+    h('div', { class: 'pager' }, prev, pageLabel, next),
+  )
   /** `cursors[i]` opens page i; page 0 needs none. */
   let cursors: (string | undefined)[] = [undefined]
   let page = 0
-  let editing = false
-  let shown = ''
   /** Set while the filter asks for expired memories only: every row shown is expired. */
   let expiredOnly = false
   addLifecycleControls(filter)
 
-  async function refresh(): Promise<void> {
-    if (editing) return
-    const filtered = browseFilter(new FormData(filter))
-    const options: ListOptions = { cursor: cursors[page], ...filtered }
-    expiredOnly = filtered.expired === true
-    try {
-      const result = await listRows(options)
-      error.hidden = true
-      if (result.items.length === 0 && page > 0) {
-        page--
-        return refresh()
-      }
-      cursors = cursors.slice(0, page + 1)
-      if (result.cursor) cursors.push(result.cursor)
-      // Refreshes come in bursts (own write, change event, other tabs); re-rendering the same
-      // page would reset a half-done action such as an armed Forget button.
-      const signature = JSON.stringify([
-        page,
-        expiredOnly,
-        result.cursor,
-        result.items.map((m) => [m.id, m.updatedAt, m.confirmations, m.needsReview, m.archivedAt]),
-      ])
-      if (signature === shown && list.childElementCount > 0) return
-      shown = signature
-      list.replaceChildren(
-        ...(result.rows.length > 0
-          ? result.rows.map((row) =>
-              row.kind === 'page' ? renderPage(row) : renderItem(row.memory),
-            )
-          : [
-              h('li', {
-                class: 'empty',
-                text:
-                  Object.keys(filtered).length > 0
-                    ? 'No memories match this filter.'
-                    : 'No memories yet.',
-              }),
-            ]),
-      )
-      prev.disabled = page === 0
-      next.disabled = !result.cursor
-      pageLabel.textContent = `Page ${page + 1}`
-    } catch (failure) {
-      showFailure(error, failure)
+  /** The page asked for, or the last one that still has rows when it has none left. */
+  async function load(): Promise<{ shown: BrowsePage; filtered: BrowseFilter }> {
+    for (;;) {
+      const filtered = browseFilter(new FormData(filter))
+      const shown = await listRows({ cursor: cursors[page], ...filtered })
+      if (shown.items.length > 0 || page === 0) return { shown, filtered }
+      page--
     }
   }
 
+  function render({ shown, filtered }: { shown: BrowsePage; filtered: BrowseFilter }): void {
+    expiredOnly = filtered.expired === true
+    cursors = cursors.slice(0, page + 1)
+    if (shown.cursor) cursors.push(shown.cursor)
+    keyedList(list, shown.rows, rowKey, renderRow, {
+      version: (row) =>
+        row.kind === 'page'
+          ? `${row.title}:${row.total}:${row.chunks.map((chunk) => `${chunk.id}@${chunk.updatedAt}`)}`
+          : `${row.memory.updatedAt}:${row.memory.confirmations}:${row.memory.needsReview}:${row.memory.archivedAt}:${expiredOnly}`,
+      empty: () =>
+        h('li', {
+          class: 'empty',
+          text:
+            Object.keys(filtered).length > 0
+              ? 'No memories match this filter.'
+              : 'No memories yet.',
+        }),
+    })
+    prev.disabled = page === 0
+    next.disabled = !shown.cursor
+    pageLabel.textContent = `Page ${page + 1}`
+  }
+
+  function renderRow(row: BrowseRow): HTMLLIElement {
+    return row.kind === 'page' ? renderPage(row) : renderItem(row.memory)
+  }
+
+  const browse = view(load, render, { error })
+
   /** A page of Browse: memories listed until there are enough rows and no page is cut. */
-  async function listRows(
-    options: ListOptions,
-  ): Promise<{ items: Memory[]; rows: BrowseRow[]; cursor?: string }> {
+  async function listRows(options: ListOptions): Promise<BrowsePage> {
     const pages = new Map((await ctx.memory.pages.list()).map((info) => [info.pageId, info]))
     const items: Memory[] = []
     let cursor = options.cursor
@@ -111,7 +135,7 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
       title: 'Read the page in the Pages card; change it there by storing it again',
       text: 'Open page',
     })
-    open.addEventListener('click', () => openPage({ pageId: row.pageId }))
+    open.addEventListener('click', () => ctx.emit('open-page', { pageId: row.pageId }))
     const first = row.chunks[0]!
     const listed =
       row.chunks.length < row.total
@@ -139,7 +163,7 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
       FORGET,
       async () => {
         await ctx.memory.forget(memory.id)
-        ctx.changed()
+        ctx.emit('changed')
       },
       (failure) => showFailure(error, failure),
     )
@@ -164,48 +188,47 @@ export function mountBrowsePanel(ctx: AppContext): { refresh(): Promise<void> } 
         forget,
       ),
     )
-    edit.addEventListener('click', () => item.replaceWith(openEditor(memory)))
+    edit.addEventListener('click', () => {
+      const editor = editInPlace(
+        item,
+        renderEditor(
+          memory,
+          async (patch) => {
+            await ctx.memory.update(memory.id, patch)
+            ctx.emit('changed')
+          },
+          () => {
+            editor.done()
+            void browse.refresh()
+          },
+        ),
+      )
+    })
     return item
-  }
-
-  function openEditor(memory: Memory): HTMLLIElement {
-    editing = true
-    return renderEditor(
-      memory,
-      async (patch) => {
-        await ctx.memory.update(memory.id, patch)
-        ctx.changed()
-      },
-      () => {
-        editing = false
-        shown = ''
-        void refresh()
-      },
-    )
   }
 
   filter.addEventListener('submit', (event) => {
     event.preventDefault()
     cursors = [undefined]
     page = 0
-    void refresh()
+    void browse.refresh()
   })
   prev.addEventListener('click', () => {
     page = Math.max(0, page - 1)
-    void refresh()
+    void browse.refresh()
   })
   next.addEventListener('click', () => {
     if (cursors[page + 1] === undefined) return
     page++
-    void refresh()
+    void browse.refresh()
   })
-  ctx.onChanged(() => void refresh())
-  // The wipe took any open editor with it; unlocking refreshes into a fresh list.
-  ctx.onLocked(() => {
-    editing = false
-    shown = ''
-  })
-  return { refresh }
+  ctx.on('changed', () => void browse.refresh())
+  return browse
+}
+
+/** A Browse row's key: a memory by its id, a page's chunks by the page. */
+function rowKey(row: BrowseRow): string {
+  return row.kind === 'page' ? `page:${row.pageId}` : row.memory.id
 }
 
 /** Where a memory stands in its lifecycle: tier, confidence at write, review flag, expiry. */

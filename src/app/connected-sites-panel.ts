@@ -1,11 +1,10 @@
 import type { SiteGrant, SiteGrants } from '../connect/index.ts'
-import { busy, byId, formatTime, h } from './dom.ts'
+import { busy, formatTime, h, keyedList, mountCard } from './dom.ts'
 
 /**
  * The "Connected sites" card: every origin the user allowed (or blocked) to use this memory
  * through `connect.html`, with Revoke (the site's next call is refused, and it must ask again)
- * and Unblock (it may ask again). Fills `#sites-panel`; changes made in a host page or another
- * tab show up at once.
+ * and Unblock (it may ask again). Changes made in a host page or another tab show up at once.
  */
 export function mountConnectedSitesPanel(
   grants: SiteGrants,
@@ -13,10 +12,10 @@ export function mountConnectedSitesPanel(
   memoryName: string | (() => string),
 ): { refresh(): Promise<void> } {
   const name = typeof memoryName === 'string' ? () => memoryName : memoryName
-  const root = byId('sites-panel')
   const list = h('ul', { id: 'sites-list', class: 'sites' })
-  root.replaceChildren(
-    h('h2', { id: 'sites-title', text: 'Connected sites' }),
+  mountCard(
+    'sites',
+    'Connected sites',
     h('p', {
       class: 'muted small',
       text: 'Sites you allowed to use this memory from their own pages. Each reads and writes only its own namespace, origin:<site>.',
@@ -25,11 +24,10 @@ export function mountConnectedSitesPanel(
   )
   const refresh = async (): Promise<void> => {
     const sites = await grants.list(name())
-    list.replaceChildren(
-      ...(sites.length === 0
-        ? [h('li', { class: 'empty', text: 'No site has asked for this memory.' })]
-        : sites.map((site) => siteItem(site))),
-    )
+    keyedList(list, sites, (site) => site.origin, siteItem, {
+      version: (site) => `${site.state}:${site.decidedAt}:${site.lastUsedAt}:${site.namespaces}`,
+      empty: () => h('li', { class: 'empty', text: 'No site has asked for this memory.' }),
+    })
   }
 
   const siteItem = (site: SiteGrant): HTMLLIElement => {

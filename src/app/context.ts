@@ -1,4 +1,5 @@
 import type { AtRestSecret, MemoryClient, MemoryEvent } from '../index.ts'
+import type { HighlightRange } from './highlight-view.ts'
 import { wipePlaintext } from './plaintext.ts'
 import type { AppSettings } from './settings.ts'
 
@@ -7,7 +8,46 @@ type Listener<T> = (value: T) => void
 /** Opens a memory by name, with its passphrase or key when it is (or becomes) encrypted. */
 export type OpenMemory = (name: string, encryption?: AtRestSecret) => Promise<MemoryClient>
 
-/** What every panel gets: the memory, the settings, events, and a "memories changed" signal. */
+/** Which page the Pages card is to show, and optionally which chunk of it to scroll to and mark. */
+export interface OpenPage {
+  pageId: string
+  /** UTF-16 offsets of the chunk in the page (`RecallPageRef.start` / `end`). */
+  start?: number
+  end?: number
+  /** Offsets into the chunk's text, as `RecallHit.highlights`. */
+  highlights?: readonly HighlightRange[]
+}
+
+/**
+ * The one channel between cards: each signal's name with what it carries. A card tells the
+ * others with `ctx.emit(name, detail)` and hears them with `ctx.on(name, listener)`.
+ */
+export interface AppSignals {
+  /**
+   * Something added, changed or removed memories (here or in another tab). Bursts (an import,
+   * a backfill, another tab's batch) reach the listeners as one signal.
+   */
+  changed: undefined
+  /**
+   * The texts on screen are no longer to be shown (the memory locked, or another took its
+   * place): every marked plaintext element is wiped (`plaintext.ts`) before the listeners drop
+   * what they keep besides (an open editor, a page view).
+   */
+  locked: undefined
+  /** Another memory took the shown one's place ({@link AppContext.replace}). */
+  replaced: undefined
+  /** Show this page in the Pages card (from a recall hit or a Browse row). */
+  'open-page': OpenPage
+  /** A recall was shown; the detail is its query. */
+  recalled: string
+}
+
+/** Signals sent with no detail. */
+type Bare = {
+  [K in keyof AppSignals]: AppSignals[K] extends undefined ? K : never
+}[keyof AppSignals]
+
+/** What every panel gets: the memory, the settings, the memory's events and the channel. */
 export interface AppContext {
   /**
    * The memory the app shows now. Read it at each call: another memory can take its place
@@ -18,22 +58,17 @@ export interface AppContext {
   /** Opens a memory the way the app opens its own (same embedder, same event bus). */
   open: OpenMemory
   onEvent(listener: Listener<MemoryEvent>): void
-  /** Something added, changed or removed memories (here or in another tab). */
-  changed(): void
-  onChanged(listener: () => void): void
-  /**
-   * The texts on screen are no longer to be shown (the memory locked, or another took its
-   * place): every marked plaintext element is wiped (`plaintext.ts`), then the listeners drop
-   * what they keep besides (an open editor, a page view).
-   */
-  locked(): void
-  onLocked(listener: () => void): void
+  /** Tells every card listening to `signal` (see {@link AppSignals}). */
+  emit<K extends Bare>(signal: K): void
+  emit<K extends keyof AppSignals>(signal: K, detail: AppSignals[K]): void
+  on<K extends keyof AppSignals>(signal: K, listener: Listener<AppSignals[K]>): void
+  /** @deprecated `on('replaced', listener)`; kept while `model-panel.ts` calls it. */
+  onReplaced(listener: () => void): void
   /**
    * Shows `memory`, named `name`, in place of the current one (already closed by the caller):
    * the screen is wiped as on a lock, then every panel refreshes from the new memory.
    */
   replace(memory: MemoryClient, name: string): void
-  onReplaced(listener: () => void): void
 }
 
 /** Events flow from the worker before `openMemory` resolves, so the bus exists first. */
@@ -60,23 +95,27 @@ export function createContext(
   open: OpenMemory,
 ): AppContext {
   let current = memory
-  const changeListeners = new Set<() => void>()
-  const lockListeners = new Set<() => void>()
-  const replaceListeners = new Set<() => void>()
-  let pending: ReturnType<typeof setTimeout> | undefined
-  const changed = (): void => {
-    // Coalesces bursts (an import, a backfill, another tab's batch) into one refresh.
-    clearTimeout(pending)
-    pending = setTimeout(() => {
-      for (const listener of changeListeners) listener()
-    }, 50)
+  const listeners: { [K in keyof AppSignals]?: Set<Listener<AppSignals[K]>> } = {}
+  const deliver = <K extends keyof AppSignals>(signal: K, detail: AppSignals[K]): void => {
+    for (const listener of listeners[signal] ?? []) listener(detail)
   }
-  const locked = (): void => {
-    wipePlaintext()
-    for (const listener of lockListeners) listener()
+  let pending: ReturnType<typeof setTimeout> | undefined
+  const emit = <K extends keyof AppSignals>(signal: K, detail?: AppSignals[K]): void => {
+    if (signal === 'changed') {
+      clearTimeout(pending)
+      pending = setTimeout(() => deliver('changed', undefined), 50)
+      return
+    }
+    if (signal === 'locked') wipePlaintext()
+    deliver(signal, detail as AppSignals[K])
+  }
+  const on = <K extends keyof AppSignals>(signal: K, listener: Listener<AppSignals[K]>): void => {
+    const set: Set<Listener<AppSignals[K]>> = listeners[signal] ?? new Set()
+    listeners[signal] = set as (typeof listeners)[K]
+    set.add(listener)
   }
   bus.on((event) => {
-    if (event.type === 'change') changed()
+    if (event.type === 'change') emit('changed')
   })
   return {
     get memory() {
@@ -85,17 +124,15 @@ export function createContext(
     settings,
     open,
     onEvent: (listener) => bus.on(listener),
-    changed,
-    onChanged: (listener) => changeListeners.add(listener),
-    locked,
-    onLocked: (listener) => lockListeners.add(listener),
+    emit,
+    on,
+    onReplaced: (listener) => on('replaced', listener),
     replace(next, name) {
-      locked()
+      emit('locked')
       current = next
       settings.memory = name
-      for (const listener of replaceListeners) listener()
-      changed()
+      emit('replaced')
+      emit('changed')
     },
-    onReplaced: (listener) => replaceListeners.add(listener),
   }
 }

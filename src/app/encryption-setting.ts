@@ -5,8 +5,8 @@
  */
 import { type AtRestSecret, EncryptionError, type MemoryClient } from '../index.ts'
 import type { AppContext } from './context.ts'
-import { busy, byId, h } from './dom.ts'
-import { describeError } from './field-errors.ts'
+import { busy, h, mountCard } from './dom.ts'
+import { describeError, showFailure } from './field-errors.ts'
 
 /** Opens the memory the app shows; `encryption` only for one that is (or becomes) encrypted. */
 export type OpenWith = (encryption?: AtRestSecret) => Promise<MemoryClient>
@@ -44,21 +44,13 @@ export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<vo
     ctx.replace(await ctx.open(name, { passphrase }), name)
     form.reset()
   })
-  const card = h(
-    'section',
-    { class: 'card', 'aria-labelledby': 'encryption-title' },
-    h('h2', { id: 'encryption-title', text: 'Encryption' }),
-    status,
-    h('div', { class: 'actions' }, lock),
-    form,
-  )
-  byId('storage-title').closest('section')!.after(card)
+  mountCard('encryption', 'Encryption', status, h('div', { class: 'actions' }, lock), form)
 
   lock.addEventListener('click', () =>
     busy(lock, async () => {
       await ctx.memory.atRest.lock()
       // The keys are gone; the texts they opened must go too, before the prompt covers them.
-      ctx.locked()
+      ctx.emit('locked')
       await askPassphrase(
         'Locked. Enter the passphrase to unlock this memory.',
         async (passphrase) => {
@@ -66,7 +58,7 @@ export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<vo
           return ctx.memory
         },
       )
-      ctx.changed()
+      ctx.emit('changed')
     }),
   )
 
@@ -83,8 +75,8 @@ export function mountEncryptionSetting(ctx: AppContext): { refresh(): Promise<vo
         : 'Not encrypted. Turn it on now, before the first memory is stored.'
   }
 
-  ctx.onChanged(() => void refresh())
-  ctx.onReplaced(() => void refresh())
+  ctx.on('changed', () => void refresh())
+  ctx.on('replaced', () => void refresh())
   void refresh()
   return { refresh }
 }
@@ -128,14 +120,12 @@ function enableForm(enable: (passphrase: string) => Promise<void>): HTMLFormElem
     error.hidden = true
     const problem = passphraseProblem(first.value, again.value)
     if (problem) {
-      error.textContent = problem
-      error.hidden = false
+      showFailure(error, problem)
       return
     }
-    void busy(submit, () => enable(first.value)).catch((failure: unknown) => {
-      error.textContent = describeError(failure)
-      error.hidden = false
-    })
+    void busy(submit, () => enable(first.value)).catch((failure: unknown) =>
+      showFailure(error, failure),
+    )
   })
   return form
 }

@@ -31,18 +31,19 @@ export function showFailure(slot: HTMLElement, failure: unknown): void {
   slot.hidden = false
 }
 
-/** A sentence for a person: no `[CODE]` prefix, and no field name when shown beside the field. */
+/**
+ * A sentence for a person, from the error's fields: an input error's `detail` (no field name:
+ * it is shown beside the field), an import error's `line` and `detail`.
+ */
 export function describeError(error: unknown): string {
-  if (error instanceof InvalidInputError) {
-    return capitalise(stripCode(error.message).replace(`${error.field}: `, ''))
-  }
+  if (error instanceof InvalidInputError) return capitalise(error.detail ?? error.message)
   if (error instanceof RejectedMemoryError) {
     return `Not stored: this looks like an instruction aimed at the assistant (${error.rules.join(', ')}).`
   }
   if (error instanceof ImportFormatError) {
-    return `Line ${error.line}: ${stripCode(error.message).replace(/^line \d+: /, '')}. Nothing from that batch was stored.`
+    return `Line ${error.line}: ${error.detail ?? error.message}. Nothing from that batch was stored.`
   }
-  if (error instanceof EngramError) return capitalise(stripCode(error.message))
+  if (error instanceof EngramError) return capitalise(error.message)
   if (error instanceof Error) return error.message
   return String(error)
 }
@@ -56,10 +57,6 @@ function fieldOf(error: unknown): string | undefined {
   if (error instanceof RejectedMemoryError) return 'text'
   if (error instanceof ImportFormatError) return 'file'
   return undefined
-}
-
-function stripCode(message: string): string {
-  return message.replace(/^\[[A-Z_]+\]\s*/, '')
 }
 
 function capitalise(text: string): string {

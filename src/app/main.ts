@@ -1,6 +1,6 @@
 /**
  * The Engram PWA: one page, one memory in a worker (switched in place from the Memories card),
- * and a card per verb. Settings are saved in the app; the URL (`?model=`, `?device=`,
+ * and a card per verb, each built by its module into its slot of index.html (`mountCard`). Settings are saved in the app; the URL (`?model=`, `?device=`,
  * `?memory=`, `?remote=0`) overrides them for one visit, and says so (`settings-notice.ts`).
  */
 import { SiteGrants } from '../connect/index.ts'
@@ -14,6 +14,7 @@ import { byId } from './dom.ts'
 import { mountEncryptionSetting, openUnlocked } from './encryption-setting.ts'
 import { describeError } from './field-errors.ts'
 import { mountMemoriesPanel } from './memories-panel.ts'
+import { mountModelCard } from './model-card.ts'
 import { mountModelPanel } from './model-panel.ts'
 import { mountPagesPanel } from './pages-panel.ts'
 import { mountRecallLogPanel } from './recall-log-panel.ts'
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   }
   label()
   mountMemoriesPanel(ctx)
+  mountModelCard()
   mountSettingsPanel(ctx)
   const model = mountModelPanel(ctx)
   mountRememberPanel(ctx)
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
   mountEncryptionSetting(ctx)
   mountRecallLogPanel(ctx)
   const sites = mountConnectedSitesPanel(SiteGrants.open(), () => ctx.settings.memory)
-  ctx.onReplaced(() => {
+  ctx.on('replaced', () => {
     label()
     void model.sync()
     void sites.refresh()

@@ -5,9 +5,9 @@
  * happens in place (`AppContext.replace`) and is saved as the memory the app opens next time.
  */
 import type { AppContext } from './context.ts'
-import { busy, byId, confirmButton, h } from './dom.ts'
+import { busy, confirmButton, h, keyedList, mountCard } from './dom.ts'
 import { openUnlocked, passphraseProblem } from './encryption-setting.ts'
-import { describeError } from './field-errors.ts'
+import { showFailure } from './field-errors.ts'
 import { saveSettings } from './settings.ts'
 
 /** The IndexedDB database a memory lives in (`storage/database.ts` names it so). */
@@ -42,16 +42,14 @@ export function mountMemoriesPanel(ctx: AppContext): { refresh(): Promise<void> 
   const create = createForm(async (name, passphrase) => {
     await switchTo(name, passphrase)
   })
-  const card = h(
-    'section',
-    { class: 'card', id: 'memories-panel', 'aria-labelledby': 'memories-title' },
-    h('h2', { id: 'memories-title', text: 'Memories' }),
+  mountCard(
+    'memories',
+    'Memories',
     current,
     list,
     error,
     h('details', { id: 'memory-create' }, h('summary', { text: 'New memory' }), create.form),
   )
-  byId('model-title').closest('section')!.before(card)
 
   /** Closes the memory shown and shows `name` instead, asking its passphrase if it has one. */
   async function switchTo(name: string, newPassphrase?: string): Promise<void> {
@@ -81,9 +79,16 @@ export function mountMemoriesPanel(ctx: AppContext): { refresh(): Promise<void> 
     const known = [...new Set([...(await storedMemories()), shown])].sort()
     create.existing = known
     current.replaceChildren('Showing ', h('strong', { text: shown }))
-    list.replaceChildren(...known.filter((name) => name !== shown).map(renderItem))
-    if (list.childElementCount === 0)
-      list.append(h('li', { class: 'empty muted small', text: 'No other memory on this device.' }))
+    keyedList(
+      list,
+      known.filter((name) => name !== shown),
+      (name) => name,
+      renderItem,
+      {
+        empty: () =>
+          h('li', { class: 'empty muted small', text: 'No other memory on this device.' }),
+      },
+    )
   }
 
   function renderItem(name: string): HTMLLIElement {
@@ -110,12 +115,9 @@ export function mountMemoriesPanel(ctx: AppContext): { refresh(): Promise<void> 
     )
   }
 
-  function showError(failure: unknown): void {
-    error.textContent = describeError(failure)
-    error.hidden = false
-  }
+  const showError = (failure: unknown): void => showFailure(error, failure)
 
-  ctx.onReplaced(() => {
+  ctx.on('replaced', () => {
     error.hidden = true
     void refresh()
   })
@@ -180,8 +182,7 @@ function createForm(create: (name: string, passphrase?: string) => Promise<void>
       memoryNameProblem(wanted, state.existing) ||
       (encrypt.checked ? passphraseProblem(first.value, again.value) : '')
     if (problem) {
-      error.textContent = problem
-      error.hidden = false
+      showFailure(error, problem)
       return
     }
     const passphrase = encrypt.checked ? first.value : undefined
@@ -190,10 +191,7 @@ function createForm(create: (name: string, passphrase?: string) => Promise<void>
         form.reset()
         secret.hidden = true
       },
-      (failure: unknown) => {
-        error.textContent = describeError(failure)
-        error.hidden = false
-      },
+      (failure: unknown) => showFailure(error, failure),
     )
   })
   return {

@@ -1,6 +1,6 @@
 import type { Memory, MemoryPatch } from '../index.ts'
-import { h, parseTags } from './dom.ts'
-import { clearErrors, showError } from './field-errors.ts'
+import { field, formError, h, parseTags } from './dom.ts'
+import { action } from './view.ts'
 
 /**
  * A memory's row turned into a form for its text, type and tags. `save` writes the patch (a
@@ -11,59 +11,38 @@ export function renderEditor(
   save: (patch: MemoryPatch) => Promise<void>,
   done: () => void,
 ): HTMLLIElement {
+  const text = h('textarea', { name: 'text', rows: 3 })
+  text.value = memory.text
+  const type = h('input', { name: 'type', value: memory.type, list: 'type-options' })
+  const tags = h('input', { name: 'tags', value: memory.tags.join(', ') })
+  const cancel = h('button', {
+    type: 'button',
+    class: 'ghost',
+    'data-action': 'cancel',
+    text: 'Cancel',
+  })
   const form = h(
     'form',
     { class: 'editor', novalidate: true },
-    h(
-      'label',
-      { class: 'field' },
-      h('span', { text: 'Text' }),
-      h('textarea', { name: 'text', rows: 3 }),
-      h('p', { class: 'field-error', 'data-error-for': 'text', hidden: true }),
-    ),
-    h(
-      'div',
-      { class: 'row' },
-      h(
-        'label',
-        { class: 'field' },
-        h('span', { text: 'Type' }),
-        h('input', { name: 'type', value: memory.type, list: 'type-options' }),
-        h('p', { class: 'field-error', 'data-error-for': 'type', hidden: true }),
-      ),
-      h(
-        'label',
-        { class: 'field grow' },
-        h('span', { text: 'Tags' }),
-        h('input', { name: 'tags', value: memory.tags.join(', ') }),
-        h('p', { class: 'field-error', 'data-error-for': 'tags', hidden: true }),
-      ),
-    ),
-    h('p', { class: 'field-error', 'data-error-for': 'form', hidden: true }),
+    field('Text', text),
+    h('div', { class: 'row' }, field('Type', type), field('Tags', tags, { class: 'grow' })),
+    formError(),
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'submit', class: 'primary', text: 'Save' }),
-      h('button', { type: 'button', class: 'ghost', 'data-action': 'cancel', text: 'Cancel' }),
+      cancel,
     ),
   )
-  const textarea = form.querySelector('textarea')!
-  textarea.value = memory.text
-  form.querySelector('[data-action="cancel"]')!.addEventListener('click', done)
+  cancel.addEventListener('click', done)
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
-    clearErrors(form)
-    const data = new FormData(form)
-    try {
-      await save({
-        text: String(data.get('text') ?? ''),
-        type: String(data.get('type') ?? '').trim() || memory.type,
-        tags: parseTags(String(data.get('tags') ?? '')),
-      })
-      done()
-    } catch (failure) {
-      showError(form, failure)
+    const patch: MemoryPatch = {
+      text: text.value,
+      type: type.value.trim() || memory.type,
+      tags: parseTags(tags.value),
     }
+    if (await action(form, undefined, () => save(patch))) done()
   })
   return h('li', { class: 'memory editing', 'data-id': memory.id }, form)
 }

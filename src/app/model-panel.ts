@@ -1,5 +1,5 @@
 import { USE_LITE_MODEL } from '../embedder/index.ts'
-import type { EmbedderStats, MemoryEvent } from '../index.ts'
+import type { EmbedderStats, MemoryEvent, ModelFailure, ModelFailureReason } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { byId, h } from './dom.ts'
 import { whoAnswers } from './model-reason.ts'
@@ -11,82 +11,39 @@ import { USE_CHOICE } from './settings.ts'
  */
 export const SELF_HOSTING_DOCS = 'self-hosting.html'
 
-/** Why a model did not load, in the terms a user can act on. */
-export type ModelFailureReason =
-  | 'offline-only'
-  | 'not-found'
-  | 'unreachable'
-  | 'out-of-memory'
-  | 'damaged'
-  | 'runtime'
-  | 'unknown'
-
 export interface ModelFailureHelp {
   reason: ModelFailureReason
   /** One or two sentences for the notice. */
   text: string
 }
 
+/** What to do about each reason the embedder gives ({@link ModelFailureReason}). */
+const HELP: Record<Exclude<ModelFailureReason, 'not-found'>, string> = {
+  'offline-only':
+    'The model is not on this device yet and downloading it is switched off (remote=0). Serve it from this app (see the self-hosting steps) or allow the download, then retry.',
+  'out-of-memory':
+    'There was not enough memory to load the model. Close other tabs or apps and retry, or pick a smaller model or dtype (q8).',
+  unreachable:
+    'The model host could not be reached: this device may be offline, or the host (huggingface.co) is blocked here. Retry when online, or serve the model from this app.',
+  damaged:
+    'The model files are damaged, or the server answered with something else (a web page) in their place. Check the files at the self-hosted path and retry.',
+  runtime:
+    'The on-device runtime (ONNX Runtime) could not start in this browser. Retry, or try another device setting (?device=wasm).',
+  unknown: 'The model could not load.',
+}
+
 /**
- * Turns a load failure (transformers.js', ONNX Runtime's or the browser's words, as the embedder
- * reported them) into what happened and what to do. Presentation only: nothing branches on it.
+ * Turns a load failure, as the embedder classified it, into what happened and what to do.
+ * Presentation only: nothing branches on it, and no error text is read.
  *
  * @example
- * explainModelFailure('could not load m: wasm: Could not locate file: "https://app.example/models/m/onnx/model.onnx".')
+ * explainModelFailure({ reason: 'not-found', file: 'https://app.example/models/m/onnx/model.onnx' })
  * // => { reason: 'not-found', text: 'The model’s files were not found at /models/m/ (onnx/model.onnx is missing). …' }
  */
-export function explainModelFailure(detail: string): ModelFailureHelp {
-  const missing =
-    /(?:Could not locate file|not found locally at|Local file missing at):? "([^"]+)"/i.exec(
-      detail,
-    )?.[1]
-  if (
-    /allowRemoteModels=false|local_files_only=true|local and remote models are disabled/.test(
-      detail,
-    )
-  ) {
-    return {
-      reason: 'offline-only',
-      text: 'The model is not on this device yet and downloading it is switched off (remote=0). Serve it from this app (see the self-hosting steps) or allow the download, then retry.',
-    }
-  }
-  if (missing !== undefined || /ModelFileNotFoundError|\b404\b/.test(detail)) {
-    return { reason: 'not-found', text: notFound(missing) }
-  }
-  if (
-    /out of memory|\bOOM\b|allocation failed|Cannot allocate|failed to allocate|bad_alloc|memory access out of bounds/i.test(
-      detail,
-    )
-  ) {
-    return {
-      reason: 'out-of-memory',
-      text: 'There was not enough memory to load the model. Close other tabs or apps and retry, or pick a smaller model or dtype (q8).',
-    }
-  }
-  if (
-    /Failed to fetch|NetworkError|Load failed|network error|fetch failed|ERR_[A-Z_]+|ENOTFOUND|ECONNREFUSED|ETIMEDOUT/i.test(
-      detail,
-    )
-  ) {
-    return {
-      reason: 'unreachable',
-      text: 'The model host could not be reached: this device may be offline, or the host (huggingface.co) is blocked here. Retry when online, or serve the model from this app.',
-    }
-  }
-  if (/protobuf parsing failed|invalid model|Unexpected token|is not valid JSON/i.test(detail)) {
-    return {
-      reason: 'damaged',
-      text: 'The model files are damaged, or the server answered with something else (a web page) in their place. Check the files at the self-hosted path and retry.',
-    }
-  }
-  // Not the `wasm:` / `webgpu:` device prefix every failure carries: the runtime's own words.
-  if (/no available backend|WebAssembly|onnxruntime|\bAborted\(|\.wasm\b/i.test(detail)) {
-    return {
-      reason: 'runtime',
-      text: 'The on-device runtime (ONNX Runtime) could not start in this browser. Retry, or try another device setting (?device=wasm).',
-    }
-  }
-  return { reason: 'unknown', text: 'The model could not load.' }
+export function explainModelFailure(failure: ModelFailure | undefined): ModelFailureHelp {
+  const reason = failure?.reason ?? 'unknown'
+  if (reason === 'not-found') return { reason, text: notFound(failure?.file) }
+  return { reason, text: HELP[reason] }
 }
 
 function notFound(url: string | undefined): string {
@@ -144,7 +101,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   name.textContent = displayName(model)
   setState(model === 'none' ? 'off' : 'loading')
 
-  function setState(value: string, detail?: string): void {
+  function setState(value: string, detail?: string, failure?: ModelFailure): void {
     state.textContent = value
     state.dataset.state = value
     state.title = detail ?? ''
@@ -154,7 +111,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     delete notice.dataset.reason
     delete notice.dataset.fallback
     if (value === 'failed') {
-      showFailure(detail ?? '')
+      showFailure(detail ?? '', failure)
       return
     }
     notice.textContent =
@@ -164,8 +121,8 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
   }
 
   /** The fallback answers: why the configured model does not, with what to do about it. */
-  function showFallback(detail: string, answering: string): void {
-    const help = explainModelFailure(detail)
+  function showFallback(detail: string, answering: string, failure?: ModelFailure): void {
+    const help = explainModelFailure(failure)
     notice.hidden = false
     notice.className = 'notice warn'
     notice.dataset.reason = help.reason
@@ -182,8 +139,8 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     )
   }
 
-  function showFailure(detail: string): void {
-    const help = explainModelFailure(detail)
+  function showFailure(detail: string, failure?: ModelFailure): void {
+    const help = explainModelFailure(failure)
     notice.dataset.reason = help.reason
     const retry = h('button', { type: 'button', id: 'model-retry', text: 'Retry' })
     // A fresh page means a fresh worker: the load is tried again with nothing left over.
@@ -237,7 +194,10 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
         downloadFile.textContent = 'Model ready'
         break
       case 'model-failed':
-        setState('failed', event.error.replace(/^\w*Error: /, '').replace(/^\[[A-Z_]+\]\s*/, ''))
+        setState('failed', event.error, {
+          reason: event.reason,
+          ...(event.file !== undefined && { file: event.file }),
+        })
         void sync()
         downloadWrap.hidden = true
         break
@@ -261,13 +221,16 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     if (embedder.device) device.textContent = deviceLabel(embedder.device)
     if (embedder.state === 'ready') {
       setState('ready')
-      if (embedder.fallback) showFallback(embedder.fallback.error, embedder.model)
+      if (embedder.fallback) {
+        showFallback(embedder.fallback.error, embedder.model, embedder.fallback.failure)
+      }
     } else if (
       embedder.state === 'failed' &&
       (state.dataset.state !== 'failed' || embedder.fallback)
     ) {
       // With a fallback that failed too, the configured model's failure is the one to explain.
-      setState('failed', embedder.fallback?.error ?? embedder.error)
+      const failed = embedder.fallback ?? embedder
+      setState('failed', failed.error, failed.failure)
     }
     if (stats.pendingVectors > 0 && embedder.state === 'ready') {
       onWork('Embedding memories', 0, stats.pendingVectors)
@@ -280,7 +243,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
 
 /** Library errors can run to paragraphs; the notice keeps the gist, the tooltip the rest. */
 function shorten(text: string): string {
-  const clean = text.replace(/^\[[A-Z_]+\]\s*/, '').replace(/`/g, '')
+  const clean = text.replace(/`/g, '')
   return clean.length > 180 ? `${clean.slice(0, 177)}…` : clean
 }
 

@@ -1,27 +1,22 @@
-import type { MemoryStats, PageInfo, PageResult, RememberPageInput, StoredPage } from '../index.ts'
-import type { AppContext } from './context.ts'
-import { busy, byId, confirmButton, FORGET, formatTime, h } from './dom.ts'
-import { clearErrors, showError, showFailure } from './field-errors.ts'
-import { type HighlightRange, highlighted } from './highlight-view.ts'
+import type { MemoryStats, PageInfo, PageResult, RememberPageInput } from '../index.ts'
+import type { AppContext, OpenPage } from './context.ts'
+import {
+  button,
+  confirmButton,
+  FORGET,
+  field,
+  formatTime,
+  formOf,
+  h,
+  keyedList,
+  mountCard,
+  textInput,
+} from './dom.ts'
+import { showError, showFailure } from './field-errors.ts'
+import { highlighted } from './highlight-view.ts'
 import { notEmbeddedReason } from './model-reason.ts'
-
-/** Dispatched on `window` to show a page in the Pages card; `detail` is an {@link OpenPage}. */
-export const OPEN_PAGE = 'engram:open-page'
-
-/** Which page to show, and optionally which chunk of it to scroll to and mark. */
-export interface OpenPage {
-  pageId: string
-  /** UTF-16 offsets of the chunk in the page (`RecallPageRef.start` / `end`). */
-  start?: number
-  end?: number
-  /** Offsets into the chunk's text, as `RecallHit.highlights`. */
-  highlights?: readonly HighlightRange[]
-}
-
-/** Asks the Pages card to show a page, e.g. from a recall hit. */
-export function openPage(detail: OpenPage): void {
-  dispatchEvent(new CustomEvent<OpenPage>(OPEN_PAGE, { detail }))
-}
+import { PLAINTEXT } from './plaintext.ts'
+import { action, view } from './view.ts'
 
 /** HTML is converted by the engine (`htmlToText`); everything else is Markdown or plain text. */
 function isHtml(file: File): boolean {
@@ -39,38 +34,64 @@ function describeResult(title: string, result: PageResult, stats?: MemoryStats):
 
 /** The "Pages" card: add a long text or a file, list pages, read one, forget one. */
 export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
-  const form = byId<HTMLFormElement>('page-form')
-  const result = byId<HTMLOutputElement>('page-result')
-  const list = byId<HTMLUListElement>('pages-list')
-  const error = byId<HTMLParagraphElement>('pages-error')
-  const view = byId<HTMLDivElement>('page-view')
-  const viewTitle = byId<HTMLHeadingElement>('page-view-title')
-  const viewMeta = byId<HTMLParagraphElement>('page-view-meta')
-  const viewText = byId<HTMLDivElement>('page-view-text')
-  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
-  const title = form.elements.namedItem('title') as HTMLInputElement
-  const text = form.elements.namedItem('text') as HTMLTextAreaElement
-  const file = form.elements.namedItem('file') as HTMLInputElement
-  let shown = ''
+  const title = textInput('title', 'Agent guide')
+  const text = h('textarea', {
+    name: 'text',
+    rows: 5,
+    placeholder: '# Install\n\nRun npm install, then npm start.',
+    [PLAINTEXT]: true,
+  })
+  const file = h('input', {
+    name: 'file',
+    type: 'file',
+    accept: '.md,.txt,.html,.htm,text/markdown,text/plain,text/html',
+  })
+  const submit = h('button', { type: 'submit', class: 'primary', text: 'Remember page' })
+  const result = h('output', { id: 'page-result', class: 'result', [PLAINTEXT]: true })
+  const form = formOf(
+    'page-form',
+    [
+      field(['Title', "a file's name when left empty"], title),
+      field(['Text', 'Markdown or plain text'], text),
+      field(['Or pick a file', '.md, .txt, .html'], file),
+    ],
+    h('div', { class: 'actions' }, submit, result),
+  )
+  file.after(h('p', { class: 'field-error', 'data-error-for': 'html', hidden: true }))
+  const error = h('p', { class: 'field-error', id: 'pages-error', hidden: true })
+  const list = h('ul', { id: 'pages-list', class: 'memories pages', [PLAINTEXT]: true })
+  const close = button('Close', { id: 'page-view-close', class: 'ghost' })
+  const viewTitle = h('h3', { id: 'page-view-title', [PLAINTEXT]: true, text: 'Page' })
+  const viewMeta = h('p', { id: 'page-view-meta', class: 'muted small', [PLAINTEXT]: true })
+  const viewText = h('div', { id: 'page-view-text', class: 'page-text', [PLAINTEXT]: true })
+  const pageView = h(
+    'div',
+    { id: 'page-view', class: 'page-view', hidden: true },
+    h('div', { class: 'card-head' }, viewTitle, close),
+    viewMeta,
+    viewText,
+  )
+  mountCard('pages', 'Pages', form, error, list, pageView)
   let viewing: string | undefined
 
   /** Remembers the page and reports how it went; false when an error is shown instead. */
-  async function store(input: RememberPageInput): Promise<boolean> {
-    clearErrors(form)
+  function store(input: RememberPageInput): Promise<boolean> {
     result.textContent = ''
-    try {
-      const outcome = await busy(submit, () => ctx.memory.pages.remember(input))
-      const stats = await ctx.memory.inspect.stats().catch(() => undefined)
-      result.textContent = describeResult(input.title, outcome, stats)
-      result.dataset.status = outcome.status
-      ctx.changed()
-      await refresh()
-      return true
-    } catch (failure) {
-      result.dataset.status = 'error'
-      showError(form, failure)
-      return false
-    }
+    return action(
+      form,
+      submit,
+      async () => {
+        const outcome = await ctx.memory.pages.remember(input)
+        const stats = await ctx.memory.inspect.stats().catch(() => undefined)
+        result.textContent = describeResult(input.title, outcome, stats)
+        result.dataset.status = outcome.status
+        ctx.emit('changed')
+        await pages.refresh()
+      },
+      () => {
+        result.dataset.status = 'error'
+      },
+    )
   }
 
   form.addEventListener('submit', async (event) => {
@@ -84,15 +105,15 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0]
     if (!chosen) return
-    let body: string
-    try {
-      body = await chosen.text()
-    } catch (failure) {
-      showError(form, failure)
-      return
-    } finally {
-      file.value = ''
-    }
+    const body = await chosen.text().then(
+      (read) => read,
+      (failure: unknown) => {
+        showError(form, failure)
+        return undefined
+      },
+    )
+    file.value = ''
+    if (body === undefined) return
     const input: RememberPageInput = {
       title: title.value.trim() || chosen.name,
       source: chosen.name.slice(0, 256),
@@ -101,24 +122,17 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     if (await store(input)) title.value = ''
   })
 
-  async function refresh(): Promise<void> {
-    try {
-      const pages = await ctx.memory.pages.list()
-      error.hidden = true
-      if (viewing && !pages.some((page) => page.pageId === viewing)) closeView()
-      // Refreshes come in bursts; re-rendering the same list would disarm a Forget button.
-      const signature = JSON.stringify(pages.map((p) => [p.pageId, p.updatedAt, p.chunks]))
-      if (signature === shown && list.childElementCount > 0) return
-      shown = signature
-      list.replaceChildren(
-        ...(pages.length > 0
-          ? pages.map(renderItem)
-          : [h('li', { class: 'empty', text: 'No pages yet.' })]),
-      )
-    } catch (failure) {
-      showFailure(error, failure)
-    }
-  }
+  const pages = view(
+    () => ctx.memory.pages.list(),
+    (stored) => {
+      if (viewing && !stored.some((page) => page.pageId === viewing)) closeView()
+      keyedList(list, stored, (page) => page.pageId, renderItem, {
+        version: (page) => `${page.updatedAt}:${page.chunks}`,
+        empty: () => h('li', { class: 'empty', text: 'No pages yet.' }),
+      })
+    },
+    { error },
+  )
 
   function renderItem(page: PageInfo): HTMLLIElement {
     const open = h('button', { type: 'button', class: 'link page-open', text: page.title })
@@ -126,8 +140,8 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
       FORGET,
       async () => {
         await ctx.memory.pages.forget(page.pageId)
-        ctx.changed()
-        await refresh()
+        ctx.emit('changed')
+        await pages.refresh()
       },
       (failure) => showFailure(error, failure),
     )
@@ -151,16 +165,16 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
   }
 
   async function show(target: OpenPage): Promise<void> {
-    let page: StoredPage | undefined
-    try {
-      page = await ctx.memory.pages.get(target.pageId)
-    } catch (failure) {
-      showFailure(error, failure)
-      return
-    }
-    if (!page) {
-      error.textContent = 'That page is no longer stored.'
-      error.hidden = false
+    const page = await ctx.memory.pages.get(target.pageId).then(
+      (stored) => stored ?? null,
+      (failure: unknown) => {
+        showFailure(error, failure)
+        return undefined
+      },
+    )
+    if (page === undefined) return
+    if (page === null) {
+      showFailure(error, 'That page is no longer stored.')
       closeView()
       return
     }
@@ -169,9 +183,9 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
     viewTitle.textContent = page.title
     viewMeta.textContent = `${page.chunks} chunk${page.chunks === 1 ? '' : 's'} · ${page.source} · ${formatTime(page.updatedAt)}`
     const chunk = renderPageText(page.text, target)
-    view.hidden = false
+    pageView.hidden = false
     // The chunk in the middle of the text block, and the card on screen.
-    ;(chunk ?? view).scrollIntoView({ block: chunk ? 'center' : 'start' })
+    ;(chunk ?? pageView).scrollIntoView({ block: chunk ? 'center' : 'start' })
   }
 
   /** The page as text nodes; the chunk asked for wrapped and marked. Returns its element. */
@@ -193,17 +207,15 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
 
   function closeView(): void {
     viewing = undefined
-    view.hidden = true
+    pageView.hidden = true
     viewText.replaceChildren()
   }
 
-  byId<HTMLButtonElement>('page-view-close').addEventListener('click', closeView)
-  addEventListener(OPEN_PAGE, (event) => void show((event as CustomEvent<OpenPage>).detail))
-  ctx.onChanged(() => void refresh())
-  ctx.onLocked(() => {
-    closeView()
-    shown = ''
-  })
-  void refresh()
-  return { refresh }
+  close.addEventListener('click', closeView)
+  ctx.on('open-page', (target) => void show(target))
+  ctx.on('changed', () => void pages.refresh())
+  // The wipe emptied the list; the refresh after unlocking renders every row again.
+  ctx.on('locked', closeView)
+  void pages.refresh()
+  return pages
 }

@@ -1,14 +1,12 @@
 import type { RecallHit, RecallMode, RecallOptions, RecallResult } from '../index.ts'
-import type { AppContext } from './context.ts'
-import { busy, byId, h } from './dom.ts'
-import { clearErrors, describeError, showError } from './field-errors.ts'
+import type { AppContext, OpenPage } from './context.ts'
+import { field, formOf, h, mountCard, textInput } from './dom.ts'
+import { describeError } from './field-errors.ts'
 import { highlightedHitText } from './highlight-view.ts'
-import { openPage } from './pages-panel.ts'
+import { PLAINTEXT } from './plaintext.ts'
 import { addRelationChips } from './relation-chips.ts'
+import { action } from './view.ts'
 import { counted, DEGRADED_WORDS } from './words.ts'
-
-/** Dispatched on `window` after a recall is shown; `detail` is the query. */
-export const RECALLED = 'engram:recalled'
 
 const VIA_TITLES: Record<RecallHit['via'], string> = {
   kw: 'found by keywords (BM25)',
@@ -40,22 +38,42 @@ interface RecallView {
 
 /** The "Recall" card: hybrid search with every hit's evidence, explanation and relations. */
 export function mountRecallPanel(ctx: AppContext): void {
-  const form = byId<HTMLFormElement>('recall-form')
-  const list = byId<HTMLOListElement>('recall-results')
-  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
-  const query = form.elements.namedItem('query') as HTMLInputElement
-  const mode = form.elements.namedItem('mode') as HTMLSelectElement
-  const k = form.elements.namedItem('k') as HTMLInputElement
-  const expand = h('input', { type: 'checkbox', name: 'expand' })
-  submit.after(
-    h('label', { class: 'check', title: 'recall option expand: 1' }, expand, 'follow relations'),
+  const query = textInput('query', 'Who is Priya?', { type: 'search' })
+  const mode = h(
+    'select',
+    { name: 'mode' },
+    ...(['hybrid', 'keyword', 'semantic'] satisfies RecallMode[]).map((m) =>
+      h('option', { value: m, text: m }),
+    ),
   )
-  const floorNote = h('p', { id: 'recall-floor', class: 'muted small floor-note' })
-  floorNote.hidden = true
-  list.after(floorNote)
-  const meta = byId<HTMLOutputElement>('recall-meta')
+  const k = h('input', { name: 'k', type: 'number', min: 1, max: 100, value: 5 })
+  const expand = h('input', { type: 'checkbox', name: 'expand' })
+  const submit = h('button', { type: 'submit', class: 'primary', text: 'Recall' })
+  const meta = h('output', { id: 'recall-meta', class: 'result' })
+  const form = formOf(
+    'recall-form',
+    [
+      h(
+        'div',
+        { class: 'row' },
+        field('Question', query, { class: 'grow' }),
+        h('label', { class: 'field narrow' }, h('span', { text: 'Mode' }), mode),
+        field('Hits', k, { class: 'narrow' }),
+      ),
+    ],
+    h(
+      'div',
+      { class: 'actions' },
+      submit,
+      h('label', { class: 'check', title: 'recall option expand: 1' }, expand, 'follow relations'),
+      meta,
+    ),
+  )
+  const list = h('ol', { id: 'recall-results', class: 'hits', [PLAINTEXT]: true })
+  const floorNote = h('p', { id: 'recall-floor', class: 'muted small floor-note', hidden: true })
+  mountCard('recall', 'Recall', form, list, floorNote)
   const view: RecallView = { ctx, form, list, meta, floorNote, shown: 0 }
-  ctx.onLocked(() => {
+  ctx.on('locked', () => {
     // Relations still loading for the wiped hits must not be drawn.
     view.shown++
     meta.textContent = ''
@@ -77,25 +95,28 @@ export function mountRecallPanel(ctx: AppContext): void {
  * Runs `asked` and shows it; `above` (the ids the floored recall kept) marks the hits that only
  * a recall with the floor off returns.
  */
-async function ask(
+function ask(
   view: RecallView,
   asked: Asked,
   trigger: HTMLButtonElement,
   above?: ReadonlySet<string>,
-): Promise<void> {
-  clearErrors(view.form)
-  try {
-    const result = await busy(trigger, () => view.ctx.memory.recall(asked.query, asked.options))
-    renderResult(view, result, above)
-    fillFloorNote(view, result, asked, above)
-    dispatchEvent(new CustomEvent(RECALLED, { detail: asked.query }))
-  } catch (error) {
-    view.shown++
-    view.list.replaceChildren()
-    view.meta.textContent = ''
-    view.floorNote.hidden = true
-    showError(view.form, error)
-  }
+): Promise<boolean> {
+  return action(
+    view.form,
+    trigger,
+    async () => {
+      const result = await view.ctx.memory.recall(asked.query, asked.options)
+      renderResult(view, result, above)
+      fillFloorNote(view, result, asked, above)
+      view.ctx.emit('recalled', asked.query)
+    },
+    () => {
+      view.shown++
+      view.list.replaceChildren()
+      view.meta.textContent = ''
+      view.floorNote.hidden = true
+    },
+  )
 }
 
 function renderResult(view: RecallView, result: RecallResult, above?: ReadonlySet<string>): void {
@@ -112,7 +133,10 @@ function renderResult(view: RecallView, result: RecallResult, above?: ReadonlySe
     list.replaceChildren(h('li', { class: 'empty', text }))
     return
   }
-  const items = result.hits.map((hit) => renderHit(hit, above !== undefined && !above.has(hit.id)))
+  const open = (target: OpenPage) => view.ctx.emit('open-page', target)
+  const items = result.hits.map((hit) =>
+    renderHit(hit, open, above !== undefined && !above.has(hit.id)),
+  )
   list.replaceChildren(...items)
   addRelationChips(view.ctx.memory, result.hits, items, () => recall !== view.shown).catch(
     (failure: unknown) => {
@@ -152,7 +176,11 @@ function matches(n: number): string {
 }
 
 /** One hit with its evidence; `belowFloor` marks a hit that only the floor switched off shows. */
-function renderHit(hit: RecallHit, belowFloor = false): HTMLLIElement {
+function renderHit(
+  hit: RecallHit,
+  open: (target: OpenPage) => void,
+  belowFloor = false,
+): HTMLLIElement {
   const evidence: (HTMLElement | string)[] = []
   if (hit.lists.keyword) {
     evidence.push(
@@ -183,7 +211,7 @@ function renderHit(hit: RecallHit, belowFloor = false): HTMLLIElement {
         text: hit.score.toFixed(4),
       }),
     ),
-    renderPageRef(hit),
+    renderPageRef(hit, open),
     h('p', { class: 'hit-text' }, ...highlightedHitText(hit.text, hit.highlights)),
     hit.explanation && h('p', { class: 'explanation', text: hit.explanation }),
     hit.memory.tags.length > 0 &&
@@ -196,7 +224,10 @@ function chip(text: string, kind: string): HTMLSpanElement {
 }
 
 /** A chunk hit's page: its title (opens the page at this chunk), headings and collapsed rest. */
-function renderPageRef(hit: RecallHit): HTMLElement | undefined {
+function renderPageRef(
+  hit: RecallHit,
+  openPage: (target: OpenPage) => void,
+): HTMLElement | undefined {
   const page = hit.page
   if (!page) return undefined
   const open = h('button', {

@@ -1,31 +1,57 @@
 import type { AppContext } from './context.ts'
-import { busy, byId, parseTags } from './dom.ts'
-import { clearErrors, showError } from './field-errors.ts'
+import { field, formOf, h, mountCard, parseTags, textInput } from './dom.ts'
+import { PLAINTEXT } from './plaintext.ts'
+import { action } from './view.ts'
+
+/** The types the type fields offer (`#type-options`); any other may be typed. */
+const TYPE_CHOICES = ['fact', 'skill', 'log', 'page'] as const
 
 /** The "Remember" card: text, type and tags; duplicates are reported, not stored twice. */
 export function mountRememberPanel(ctx: AppContext): void {
-  const form = byId<HTMLFormElement>('remember-form')
-  const result = byId<HTMLOutputElement>('remember-result')
-  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
-  const text = form.elements.namedItem('text') as HTMLTextAreaElement
-  const type = form.elements.namedItem('type') as HTMLInputElement
-  const tags = form.elements.namedItem('tags') as HTMLInputElement
+  const text = h('textarea', {
+    name: 'text',
+    rows: 3,
+    placeholder: "Priya is the owner's sister-in-law",
+    required: true,
+    [PLAINTEXT]: true,
+  })
+  const type = h('input', { name: 'type', list: 'type-options', value: 'fact' })
+  type.autocomplete = 'off'
+  const tags = textInput('tags', 'family, people')
+  const submit = h('button', { type: 'submit', class: 'primary', text: 'Remember' })
+  const result = h('output', { id: 'remember-result', class: 'result' })
+  const form = formOf(
+    'remember-form',
+    [
+      field('Fact', text),
+      h(
+        'div',
+        { class: 'row' },
+        field('Type', type),
+        field(['Tags', 'comma separated'], tags, { class: 'grow' }),
+      ),
+    ],
+    h('div', { class: 'actions' }, submit, result),
+  )
+  const types = h(
+    'datalist',
+    { id: 'type-options' },
+    ...TYPE_CHOICES.map((choice) => h('option', { value: choice })),
+  )
+  mountCard('remember', 'Remember', form, types)
 
   text.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) form.requestSubmit()
   })
-  form.addEventListener('submit', async (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault()
-    clearErrors(form)
     result.textContent = ''
-    try {
-      const outcome = await busy(submit, () =>
-        ctx.memory.remember(text.value, {
-          type: type.value.trim() || undefined,
-          tags: parseTags(tags.value),
-          source: 'user',
-        }),
-      )
+    void action(form, submit, async () => {
+      const outcome = await ctx.memory.remember(text.value, {
+        type: type.value.trim() || undefined,
+        tags: parseTags(tags.value),
+        source: 'user',
+      })
       if (outcome.status === 'created') {
         result.textContent = outcome.flags?.length
           ? `Remembered, flagged: ${outcome.flags.join(', ')}`
@@ -39,10 +65,8 @@ export function mountRememberPanel(ctx: AppContext): void {
         result.textContent = `Already known (${how}): confirmed the existing memory.`
       }
       result.dataset.status = outcome.status
-      ctx.changed()
+      ctx.emit('changed')
       text.focus()
-    } catch (error) {
-      showError(form, error)
-    }
+    })
   })
 }

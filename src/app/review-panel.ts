@@ -1,7 +1,6 @@
 import type { MemoryClient, ReviewReport } from '../index.ts'
 import type { AppContext } from './context.ts'
-import { busy, byId, h } from './dom.ts'
-import { showFailure } from './field-errors.ts'
+import { byId, h } from './dom.ts'
 import { PLAINTEXT } from './plaintext.ts'
 import { truncate } from './relation-chips.ts'
 import {
@@ -11,6 +10,7 @@ import {
   reviewSections,
   reviewSummary,
 } from './review-report-view.ts'
+import { action } from './view.ts'
 
 /** Lines shown per action; the rest are counted. */
 const LINES_SHOWN = 50
@@ -24,7 +24,12 @@ const LINE_TEXT_MAX = 80
  */
 export function mountReviewPanel(ctx: AppContext): void {
   const button = h('button', { type: 'button', id: 'review-button', text: 'Review now' })
-  const error = h('p', { class: 'field-error', id: 'review-error', hidden: true })
+  const error = h('p', {
+    class: 'field-error',
+    id: 'review-error',
+    'data-error-for': 'form',
+    hidden: true,
+  })
   const report = h('div', {
     class: 'review-report',
     id: 'review-report',
@@ -40,20 +45,24 @@ export function mountReviewPanel(ctx: AppContext): void {
       text: 'Archives expired memories, flags low confidence, merges duplicates, promotes.',
     }),
   )
-  byId('browse-list').before(bar, error, report)
+  const review = h('div', { class: 'review' }, bar, error, report)
+  byId('browse-list').before(review)
 
-  button.addEventListener('click', async () => {
-    error.hidden = true
+  button.addEventListener('click', () => {
     report.dataset.state = 'running'
-    try {
-      const { done, texts } = await busy(button, () => reviewWithTexts(ctx.memory))
-      report.replaceChildren(...renderReport(done, texts))
-      report.dataset.state = 'done'
-      ctx.changed()
-    } catch (failure) {
-      report.dataset.state = 'failed'
-      showFailure(error, failure)
-    }
+    void action(
+      review,
+      button,
+      async () => {
+        const { done, texts } = await reviewWithTexts(ctx.memory)
+        report.replaceChildren(...renderReport(done, texts))
+        report.dataset.state = 'done'
+        ctx.emit('changed')
+      },
+      () => {
+        report.dataset.state = 'failed'
+      },
+    )
   })
 }
 

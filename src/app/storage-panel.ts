@@ -1,13 +1,25 @@
 import type { AppContext } from './context.ts'
-import { byId, formatBytes } from './dom.ts'
+import { byId, formatBytes, h, mountCard } from './dom.ts'
 import { counted } from './words.ts'
 
 /** The "Storage" card: bytes used of the quota, and a request for persistent storage. */
 export function mountStoragePanel(ctx: AppContext): { refresh(): Promise<void> } {
-  const bar = byId('storage-bar')
-  const text = byId('storage-text')
-  const button = byId<HTMLButtonElement>('persist-button')
-  const persistText = byId('persist-text')
+  const bar = h('div', { id: 'storage-bar', class: 'meter-fill' })
+  const text = h('p', { id: 'storage-text', class: 'muted', text: 'Measuring…' })
+  const button = h('button', {
+    id: 'persist-button',
+    type: 'button',
+    text: 'Keep my data (persistent storage)',
+  })
+  const persistText = h('p', { id: 'persist-text', class: 'muted small' })
+  mountCard(
+    'storage',
+    'Storage',
+    h('div', { class: 'meter' }, bar),
+    text,
+    h('div', { class: 'actions' }, button),
+    persistText,
+  )
   const count = byId('memory-count')
   const storage = navigator.storage as StorageManager | undefined
 
@@ -45,7 +57,7 @@ export function mountStoragePanel(ctx: AppContext): { refresh(): Promise<void> }
       persistText.textContent = 'The browser declined for now (it decides by how you use the site).'
   })
 
-  ctx.onChanged(() => void refresh())
+  ctx.on('changed', () => void refresh())
   void showPersisted()
   void refresh()
   return { refresh }

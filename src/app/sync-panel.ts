@@ -1,6 +1,6 @@
 import type { SyncHandle, SyncStatus } from '../index.ts'
 import type { AppContext } from './context.ts'
-import { byId, h } from './dom.ts'
+import { h, mountCard } from './dom.ts'
 import { describeError } from './field-errors.ts'
 import { probeServer, reachHint } from './sync-probe.ts'
 
@@ -36,8 +36,7 @@ const STARTING: SyncStatus = {
  * passphrase and the password go straight to `memory.sync.start()` and their fields are cleared: they
  * are kept nowhere on this side, in memory or storage (the worker holds only the derived keys
  * while the sync runs). When the server cannot be used from this page the card says whether it
- * refuses the page's origin (CORS, with the settings that allow it) or nothing answers. The
- * card is built here and placed after the Storage card.
+ * refuses the page's origin (CORS, with the settings that allow it) or nothing answers.
  */
 export function mountSyncPanel(ctx: AppContext): void {
   const url = h('input', {
@@ -48,25 +47,15 @@ export function mountSyncPanel(ctx: AppContext): void {
     required: true,
   })
   url.value = localStorage.getItem(URL_KEY) ?? ''
-  const passphrase = h('input', {
-    id: 'sync-passphrase',
-    type: 'password',
-    autocomplete: 'off',
-    placeholder: 'passphrase (the same on every device)',
-    required: true,
-  })
+  const passphrase = secretInput('sync-passphrase', 'off', 'passphrase (the same on every device)')
+  passphrase.required = true
   const username = h('input', {
     id: 'sync-username',
     autocomplete: 'username',
     placeholder: 'optional: the server user',
   })
   username.value = localStorage.getItem(USER_KEY) ?? ''
-  const password = h('input', {
-    id: 'sync-password',
-    type: 'password',
-    autocomplete: 'current-password',
-    placeholder: 'the server user’s password',
-  })
+  const password = secretInput('sync-password', 'current-password', 'the server user’s password')
   const start = h('button', {
     id: 'sync-start',
     type: 'submit',
@@ -89,10 +78,9 @@ export function mountSyncPanel(ctx: AppContext): void {
     field('Passphrase (encrypts the memory)', passphrase),
     h('div', { class: 'actions' }, start, stop, badge),
   )
-  const card = h(
-    'section',
-    { class: 'card', id: 'sync-panel', 'aria-labelledby': 'sync-title' },
-    h('h2', { id: 'sync-title', text: 'Sync' }),
+  mountCard(
+    'sync',
+    'Sync',
     h('p', {
       class: 'muted small',
       text: 'Keeps this memory in step with your other devices through a CouchDB server. Everything is encrypted here first: the server sees ciphertext only.',
@@ -102,7 +90,6 @@ export function mountSyncPanel(ctx: AppContext): void {
     error,
     hint,
   )
-  byId('storage-title').closest('section')?.after(card)
 
   let handle: SyncHandle | undefined
   let applied = 0
@@ -123,7 +110,7 @@ export function mountSyncPanel(ctx: AppContext): void {
     start.disabled = running
     stop.disabled = !running
     // Remote changes are news to the other cards (the browse list, the counts).
-    if (status && status.applied > applied) ctx.changed()
+    if (status && status.applied > applied) ctx.emit('changed')
     applied = status?.applied ?? 0
   }
 
@@ -168,9 +155,14 @@ export function mountSyncPanel(ctx: AppContext): void {
     void handle?.stop().then(() => show(handle?.status))
   })
   // The memory switched in place: its sync ended with it.
-  ctx.onReplaced(() => {
+  ctx.on('replaced', () => {
     handle = undefined
     show(undefined)
     hint.hidden = true
   })
+}
+
+/** A password field: kept by nothing but the field itself, and cleared once sent. */
+function secretInput(id: string, autocomplete: string, placeholder: string): HTMLInputElement {
+  return h('input', { id, type: 'password', autocomplete, placeholder })
 }

@@ -8,7 +8,8 @@ import { InvalidInputError } from '../core/errors.ts'
  *
  * @example
  * cloneFailure(dataCloneError, ['Priya', { meta: { at: () => 1 } }])
- * // => InvalidInputError [BAD_OPTION] meta.at: expected plain data that can be posted to the memory worker, got a function
+ * // => InvalidInputError { code: 'BAD_OPTION', field: 'meta.at',
+ * //      detail: 'expected plain data that can be posted to the memory worker, got a function' }
  */
 export function cloneFailure(error: unknown, args: unknown[]): InvalidInputError | undefined {
   if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') return undefined

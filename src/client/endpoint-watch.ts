@@ -1,5 +1,6 @@
 import type * as Comlink from 'comlink'
-import { reviveError, WorkerTerminatedError } from '../core/errors.ts'
+import { WorkerTerminatedError } from '../core/errors.ts'
+import { sendErrorsAsData } from '../host/errors-as-data.ts'
 
 /** The endpoint's life: `guard` settles a call or rejects it when the endpoint dies first. */
 export interface EndpointWatch {
@@ -11,13 +12,15 @@ export interface EndpointWatch {
 /**
  * Watches `endpoint` for an `error` or `close` event and rejects every guarded call in flight
  * with `WorkerTerminatedError` when it dies; `onDeath` hears the reason once, and whether the
- * endpoint failed (an `error` event) rather than closed. A guarded call
- * that fails rejects with the error rebuilt from its data.
+ * endpoint failed (an `error` event) rather than closed. Registers the page's end of the errors
+ * as data ({@link sendErrorsAsData}), so a guarded call that fails rejects with the error the
+ * host threw, rebuilt as its class.
  */
 export function watchEndpoint(
   endpoint: Comlink.Endpoint,
   onDeath: (reason: string, failed: boolean) => void,
 ): EndpointWatch {
+  sendErrorsAsData()
   const waiting = new Set<(error: Error) => void>()
   let death: string | undefined
   const die = (reason: string, failed = false): void => {
@@ -59,7 +62,7 @@ export function watchEndpoint(
           },
           (error: unknown) => {
             waiting.delete(reject)
-            reject(reviveError(error))
+            reject(error)
           },
         )
       }),

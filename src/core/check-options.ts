@@ -51,6 +51,24 @@ export function expectOptions(
 }
 
 /**
+ * The option names of `T`, listed once and checked by the compiler: a name `T` lacks, or a key
+ * of `T` left out, is a type error (the missing keys are named in it). For {@link expectOptions}.
+ *
+ * @example
+ * optionNames<{ k?: number; mode?: string }>()(['k', 'mode'])
+ * // => ['k', 'mode']
+ */
+export function optionNames<T>() {
+  return <const L extends readonly (keyof T & string)[]>(
+    names: L & ([Exclude<keyof T, L[number]>] extends [never] ? unknown : MissingNames<T, L>),
+  ): readonly string[] => names
+}
+
+interface MissingNames<T, L extends readonly unknown[]> {
+  missing: Exclude<keyof T, L[number]>
+}
+
+/**
  * Checks an integer from `min` to `max` inclusive.
  *
  * @throws InvalidInputError `BAD_OPTION`.

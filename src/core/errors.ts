@@ -1,12 +1,46 @@
 /**
- * The error catalogue. Each error is a class with a distinct `name` and a stable `code`.
- * A structured clone keeps only an error's `name`, `message` and `stack`, so errors cross a
- * worker boundary as data ({@link errorToData}) and the page rebuilds the class by `name`
- * ({@link reviveError}), never by reading the message.
+ * The error catalogue. Each error is a class with a distinct `name` and a stable `code`; its
+ * `message` says what was expected and what was given, in words, with no `[CODE]` prefix: the
+ * code and any field at fault are fields of their own. A structured clone keeps only an error's
+ * `name`, `message` and `stack`, so errors cross a worker boundary as data ({@link errorToData})
+ * and the far side rebuilds the class by `name` ({@link reviveError}), never by reading the
+ * message. {@link CATALOGUE} at the end is the one list both are derived from.
  */
+
+import type { ModelFailure, ModelFailureReason } from './contract/embedder.ts'
 
 export abstract class EngramError extends Error {
   abstract readonly code: string
+}
+
+/**
+ * A catalogue class whose only data is its message: a `name`, one `code`, and the message used
+ * when none is given.
+ */
+function messageError<const Name extends string, const Code extends string>(
+  name: Name,
+  code: Code,
+  fallback: string,
+) {
+  return class extends EngramError {
+    override readonly name: Name = name
+    readonly code: Code = code
+    constructor(message: string = fallback, options?: { cause?: unknown }) {
+      super(message, options)
+    }
+  }
+}
+
+/** A catalogue class with several codes, which the thrower picks. */
+function codedError<const Name extends string, Code extends string>(name: Name) {
+  return class extends EngramError {
+    override readonly name: Name = name
+    readonly code: Code
+    constructor(code: Code, message: string, options?: { cause?: unknown }) {
+      super(message, options)
+      this.code = code
+    }
+  }
 }
 
 /** What was wrong with an input. Stable: callers switch on it. */
@@ -25,17 +59,29 @@ export type InvalidInputCode =
   | 'META_TOO_LARGE'
   | 'PAGE_CHUNK'
 
-/** The caller passed something Engram cannot store or use. Nothing was written. */
+/**
+ * The caller passed something Engram cannot store or use. Nothing was written.
+ *
+ * @example
+ * new InvalidInputError('BAD_OPTION', 'k', 'expected an integer from 1 to 100, got 2.5')
+ * // => { name: 'InvalidInputError', code: 'BAD_OPTION', field: 'k',
+ * //      detail: 'expected an integer from 1 to 100, got 2.5',
+ * //      message: 'expected an integer from 1 to 100, got 2.5 (k)' }
+ */
 export class InvalidInputError extends EngramError {
   override readonly name = 'InvalidInputError'
   readonly code: InvalidInputCode
   /** The argument or option at fault, e.g. `'text'`, `'tags[2]'`, `'k'`. */
   readonly field: string
-  constructor(code: InvalidInputCode, field: string, message: string) {
-    // The code and field stay in the message too: it is what a log line or a console shows.
-    super(`[${code}] ${field}: ${message}`)
+  /** What was expected and what was given, without the field: what a form shows beside it. */
+  readonly detail: string
+  constructor(code: InvalidInputCode, field: string, detail: string) {
+    // The field stays in the message, after it: a log line, a console or a model reading a
+    // tool result needs it to find the fault.
+    super(field ? `${detail} (${field})` : detail)
     this.code = code
     this.field = field
+    this.detail = detail
   }
 }
 
@@ -60,62 +106,70 @@ export class RejectedMemoryError extends EngramError {
 }
 
 /** IndexedDB failed in a way not covered by a more specific error. The write did not happen. */
-export class StorageError extends EngramError {
-  override readonly name = 'StorageError'
-  readonly code = 'STORAGE'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-  }
-}
+export class StorageError extends messageError('StorageError', 'STORAGE', 'the storage failed') {}
 
 /** The browser's storage quota is exhausted. Nothing from this write was kept. */
-export class StorageFullError extends EngramError {
-  override readonly name = 'StorageFullError'
-  readonly code = 'STORAGE_FULL'
-  constructor(
-    message = 'storage quota exceeded: free space (forget or export old memories) or ask the browser for persistent storage',
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
-}
+export class StorageFullError extends messageError(
+  'StorageFullError',
+  'STORAGE_FULL',
+  'storage quota exceeded: free space (forget or export old memories) or ask the browser for persistent storage',
+) {}
 
 /** The memory was closed (by `close()`, a schema upgrade in another tab, or the browser). */
-export class MemoryClosedError extends EngramError {
-  override readonly name = 'MemoryClosedError'
-  readonly code = 'CLOSED'
-  constructor(message = 'the memory is closed', options?: { cause?: unknown }) {
-    super(message, options)
-  }
-}
+export class MemoryClosedError extends messageError(
+  'MemoryClosedError',
+  'CLOSED',
+  'the memory is closed',
+) {}
 
-/** The embedding model could not be loaded or run. Keyword recall still works. */
-export class EmbedderUnavailableError extends EngramError {
-  override readonly name = 'EmbedderUnavailableError'
-  readonly code = 'EMBEDDER_UNAVAILABLE'
-  constructor(message: string, options?: { cause?: unknown }) {
+/**
+ * The embedding model could not be loaded or run. Keyword recall still works. A failed load
+ * says why in `reason`, classified by the embedder from the runtime's own error (see
+ * {@link ModelFailureReason}), and for `'not-found'` which `file` was missing.
+ */
+export class EmbedderUnavailableError extends messageError(
+  'EmbedderUnavailableError',
+  'EMBEDDER_UNAVAILABLE',
+  'the embedding model is unavailable',
+) {
+  declare readonly reason?: ModelFailureReason
+  declare readonly file?: string
+  constructor(message?: string, options?: { cause?: unknown; failure?: ModelFailure }) {
     super(message, options)
+    if (options?.failure) Object.assign(this, options.failure)
   }
 }
 
 /** The worker died or was terminated while calls were in flight. */
-export class WorkerTerminatedError extends EngramError {
-  override readonly name = 'WorkerTerminatedError'
-  readonly code = 'WORKER_TERMINATED'
-  constructor(message = 'the memory worker stopped before answering') {
-    super(message)
-  }
-}
+export class WorkerTerminatedError extends messageError(
+  'WorkerTerminatedError',
+  'WORKER_TERMINATED',
+  'the memory worker stopped before answering',
+) {}
 
-/** An import line could not be read. `line` is 1-based. Nothing from its batch was stored. */
+/**
+ * An import line could not be read. `line` is 1-based. Nothing from its batch was stored. When
+ * one of the line's fields failed its check, `fault` and `field` say which, as the
+ * {@link InvalidInputError} behind it did.
+ *
+ * @example
+ * await memory.transfer.import('{"text":"ok"}\n{"text":"x","namespace":"ns\u2066"}')
+ * // => throws ImportFormatError { code: 'IMPORT_FORMAT', line: 2, fault: 'BIDI_CONTROL',
+ * //      field: 'namespace', message: 'line 2: expected no bidi … (namespace)' }
+ */
 export class ImportFormatError extends EngramError {
   override readonly name = 'ImportFormatError'
   readonly code = 'IMPORT_FORMAT'
+  declare readonly fault?: InvalidInputCode
+  declare readonly field?: string
   constructor(
     readonly line: number,
-    message: string,
+    /** What is wrong with the line, without its number. */
+    readonly detail: string,
+    input?: { fault: InvalidInputCode; field: string },
   ) {
-    super(`line ${line}: ${message}`)
+    super(`line ${line}: ${detail}`)
+    if (input) Object.assign(this, { fault: input.fault, field: input.field })
   }
 }
 
@@ -144,15 +198,11 @@ export class AccessDeniedError extends EngramError {
  * The passphrase or key does not open this server's memory: the `engram-keycheck` document
  * there was sealed with another one. Nothing was replicated or changed, locally or remotely.
  */
-export class SyncKeyError extends EngramError {
-  override readonly name = 'SyncKeyError'
-  readonly code = 'WRONG_KEY'
-  constructor(
-    message = 'the passphrase or key does not match the one this server was set up with',
-  ) {
-    super(message)
-  }
-}
+export class SyncKeyError extends messageError(
+  'SyncKeyError',
+  'WRONG_KEY',
+  'the passphrase or key does not match the one this server was set up with',
+) {}
 
 /**
  * Why the server's `engram-keycheck` document was refused: `KEYCHECK_REPLACED` (it is not the
@@ -163,23 +213,16 @@ export class SyncKeyError extends EngramError {
 export type SyncKeycheckCode = 'KEYCHECK_REPLACED' | 'KEYCHECK_MISSING'
 
 /** The server's key check is not the one this memory was set up with. Nothing was synced. */
-export class SyncKeycheckError extends EngramError {
-  override readonly name = 'SyncKeycheckError'
-  readonly code: SyncKeycheckCode
-  constructor(code: SyncKeycheckCode, message: string) {
-    super(`[${code}] ${message}`)
-    this.code = code
-  }
-}
+export class SyncKeycheckError extends codedError<'SyncKeycheckError', SyncKeycheckCode>(
+  'SyncKeycheckError',
+) {}
 
 /** The server cannot be used for sync: unreachable on first use, or it answered with an error. */
-export class SyncServerError extends EngramError {
-  override readonly name = 'SyncServerError'
-  readonly code = 'SYNC_SERVER'
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-  }
-}
+export class SyncServerError extends messageError(
+  'SyncServerError',
+  'SYNC_SERVER',
+  'the sync server cannot be used',
+) {}
 
 /** Why `sync.start()` could not start: one already runs. */
 export type SyncStateCode = 'SYNC_RUNNING'
@@ -188,26 +231,17 @@ export type SyncStateCode = 'SYNC_RUNNING'
  * `memory.sync.start()` was called while a sync of this memory runs, in this tab or another
  * (`SYNC_RUNNING`: stop it first). Nothing was started.
  */
-export class SyncStateError extends EngramError {
-  override readonly name = 'SyncStateError'
-  readonly code: SyncStateCode
-  constructor(code: SyncStateCode, message: string) {
-    super(message)
-    this.code = code
-  }
-}
+export class SyncStateError extends codedError<'SyncStateError', SyncStateCode>('SyncStateError') {}
 
 /**
  * The memory is encrypted at rest and locked (`atRest.lock()`): every call but `unlock`, `close` and
  * `stats` throws this until `atRest.unlock(secret)`. Nothing was read or written.
  */
-export class MemoryLockedError extends EngramError {
-  override readonly name = 'MemoryLockedError'
-  readonly code = 'LOCKED'
-  constructor(message = 'the memory is locked: unlock it with its passphrase or key') {
-    super(message)
-  }
-}
+export class MemoryLockedError extends messageError(
+  'MemoryLockedError',
+  'LOCKED',
+  'the memory is locked: unlock it with its passphrase or key',
+) {}
 
 /**
  * Why encryption at rest refused: `WRONG_KEY` (the passphrase or key does not open this
@@ -227,14 +261,9 @@ export type EncryptionCode =
   | 'UNREADABLE'
 
 /** Encryption at rest could not open or change this memory. Nothing was changed. */
-export class EncryptionError extends EngramError {
-  override readonly name = 'EncryptionError'
-  readonly code: EncryptionCode
-  constructor(code: EncryptionCode, message: string) {
-    super(`[${code}] ${message}`)
-    this.code = code
-  }
-}
+export class EncryptionError extends codedError<'EncryptionError', EncryptionCode>(
+  'EncryptionError',
+) {}
 
 /**
  * Too many recalls at once: `recallQueue.concurrency` run and `recallQueue.maxQueued` already
@@ -245,49 +274,99 @@ export class EncryptionError extends EngramError {
  * await Promise.all(Array.from({ length: 1000 }, () => memory.recall('units')))
  * // => rejects with RecallBusyError { code: 'RECALL_BUSY' } (4 running, 256 waiting)
  */
-export class RecallBusyError extends EngramError {
-  override readonly name = 'RecallBusyError'
-  readonly code = 'RECALL_BUSY'
-  constructor(message = 'too many recalls at once: retry once some have answered') {
-    super(message)
-  }
+export class RecallBusyError extends messageError(
+  'RecallBusyError',
+  'RECALL_BUSY',
+  'too many recalls at once: retry once some have answered',
+) {}
+
+/** One row of the catalogue: a class, and the fields it carries besides name, message, code. */
+interface Entry<Name extends string> {
+  of: abstract new (...args: never[]) => EngramError & { readonly name: Name }
+  fields: readonly string[]
+}
+
+function entry<E extends EngramError, F extends keyof E & string = never>(
+  of: abstract new (...args: never[]) => E,
+  ...fields: F[]
+): { of: abstract new (...args: never[]) => E; fields: readonly NoInfer<F>[] } {
+  return { of, fields }
+}
+
+/** Fails the type check when a row's key is not its class's `name`. */
+function catalogue<const T extends { [Name in keyof T & string]: Entry<Name> }>(rows: T): T {
+  return rows
 }
 
 /**
+ * The catalogue: every class by its `name`, with the data fields that cross a boundary besides
+ * `name`, `message`, `stack` and `code`. A new error is one class above and one row here; its
+ * name joins {@link ERROR_NAMES}, its fields {@link ErrorData}, and {@link reviveError}
+ * rebuilds it.
+ */
+const CATALOGUE = catalogue({
+  InvalidInputError: entry(InvalidInputError, 'field', 'detail'),
+  MemoryNotFoundError: entry(MemoryNotFoundError, 'id'),
+  RejectedMemoryError: entry(RejectedMemoryError, 'rules'),
+  StorageError: entry(StorageError),
+  StorageFullError: entry(StorageFullError),
+  MemoryClosedError: entry(MemoryClosedError),
+  EmbedderUnavailableError: entry(EmbedderUnavailableError, 'reason', 'file'),
+  WorkerTerminatedError: entry(WorkerTerminatedError),
+  ImportFormatError: entry(ImportFormatError, 'line', 'detail', 'fault', 'field'),
+  AccessDeniedError: entry(AccessDeniedError, 'origin'),
+  SyncKeyError: entry(SyncKeyError),
+  SyncKeycheckError: entry(SyncKeycheckError),
+  SyncServerError: entry(SyncServerError),
+  SyncStateError: entry(SyncStateError),
+  MemoryLockedError: entry(MemoryLockedError),
+  EncryptionError: entry(EncryptionError),
+  RecallBusyError: entry(RecallBusyError),
+})
+
+type Row = (typeof CATALOGUE)[keyof typeof CATALOGUE]
+/** Every data field a row names. */
+type DataField = Row['fields'][number]
+/** The type of `Field` on the classes whose row names it. */
+type FieldType<Field extends string> = Row extends infer R
+  ? R extends { of: abstract new (...args: never[]) => infer E; fields: readonly (infer F)[] }
+    ? Field extends F
+      ? E[Field & keyof E]
+      : never
+    : never
+  : never
+
+/**
  * An error as it crosses a worker boundary: plain data, so every field survives the structured
- * clone. Fields a class does not have are left out.
+ * clone. Fields a class does not have are left out; the optional ones are the catalogue's data
+ * fields ({@link InvalidInputError.field}, {@link MemoryNotFoundError.id}, …).
  *
  * @example
  * errorToData(new ImportFormatError(3, 'expected a JSON object'))
  * // => { name: 'ImportFormatError', message: 'line 3: expected a JSON object', stack: '…',
  * //      code: 'IMPORT_FORMAT', line: 3 }
  */
-export interface ErrorData {
+export type ErrorData = {
   name: string
   message: string
   stack?: string
   code?: string
-  /** {@link InvalidInputError.field} */
-  field?: string
-  /** {@link MemoryNotFoundError.id} */
-  id?: string
-  /** {@link ImportFormatError.line} */
-  line?: number
-  /** {@link RejectedMemoryError.rules} */
-  rules?: string[]
-  /** {@link AccessDeniedError.origin} */
-  origin?: string
-}
+} & { -readonly [Field in DataField]?: FieldType<Field> }
 
-const DATA_FIELDS = ['code', 'field', 'id', 'line', 'rules', 'origin'] as const
+/** The names {@link reviveError} rebuilds as their own class. */
+export const ERROR_NAMES: readonly string[] = Object.freeze(Object.keys(CATALOGUE))
+
+function rowOf(name: string): Row | undefined {
+  return Object.hasOwn(CATALOGUE, name) ? CATALOGUE[name as keyof typeof CATALOGUE] : undefined
+}
 
 /** Turns an error into {@link ErrorData}; {@link reviveError} turns it back. */
 export function errorToData(error: Error): ErrorData {
   const data: ErrorData = { name: error.name, message: error.message }
   if (typeof error.stack === 'string') data.stack = error.stack
   if (error instanceof EngramError) {
-    const fields = error as Partial<Record<(typeof DATA_FIELDS)[number], unknown>>
-    for (const key of DATA_FIELDS) {
+    const fields = error as unknown as Record<string, unknown>
+    for (const key of ['code', ...(rowOf(error.name)?.fields ?? [])]) {
       const value = fields[key]
       if (value !== undefined)
         Object.assign(data, { [key]: Array.isArray(value) ? [...value] : value })
@@ -296,30 +375,6 @@ export function errorToData(error: Error): ErrorData {
   return data
 }
 
-/** Builds each catalogue class from its data; the message is then set to the one sent. */
-const REVIVERS: Record<string, (data: ErrorData) => EngramError> = {
-  InvalidInputError: (d) => new InvalidInputError(d.code as InvalidInputCode, d.field ?? '', ''),
-  MemoryNotFoundError: (d) => new MemoryNotFoundError(d.id ?? ''),
-  RejectedMemoryError: (d) => new RejectedMemoryError(d.rules ?? []),
-  StorageError: () => new StorageError(''),
-  StorageFullError: () => new StorageFullError(),
-  MemoryClosedError: () => new MemoryClosedError(),
-  EmbedderUnavailableError: () => new EmbedderUnavailableError(''),
-  WorkerTerminatedError: () => new WorkerTerminatedError(),
-  ImportFormatError: (d) => new ImportFormatError(d.line ?? 0, ''),
-  AccessDeniedError: (d) => new AccessDeniedError(d.origin ?? ''),
-  SyncKeyError: () => new SyncKeyError(),
-  SyncServerError: () => new SyncServerError(''),
-  SyncKeycheckError: (d) => new SyncKeycheckError(d.code as SyncKeycheckCode, ''),
-  SyncStateError: (d) => new SyncStateError(d.code as SyncStateCode, ''),
-  MemoryLockedError: () => new MemoryLockedError(),
-  EncryptionError: (d) => new EncryptionError(d.code as EncryptionCode, ''),
-  RecallBusyError: () => new RecallBusyError(),
-}
-
-/** The names {@link reviveError} rebuilds as their own class. */
-export const ERROR_NAMES = Object.freeze(Object.keys(REVIVERS))
-
 /**
  * Rebuilds an error from the {@link ErrorData} that crossed a boundary: a catalogue class by
  * `name` with all its fields, any other name as a plain `Error` carrying that name. Anything
@@ -327,9 +382,16 @@ export const ERROR_NAMES = Object.freeze(Object.keys(REVIVERS))
  */
 export function reviveError(thrown: unknown): unknown {
   if (!isErrorData(thrown)) return thrown
-  const error = Object.hasOwn(REVIVERS, thrown.name) ? REVIVERS[thrown.name]!(thrown) : new Error()
+  const row = rowOf(thrown.name)
+  // A real Error of the class, without running its constructor: the fields come from the data.
+  const error: Error = Reflect.construct(Error, [thrown.message], row?.of ?? Error)
   error.name = thrown.name
-  error.message = thrown.message
+  if (row) {
+    const data = thrown as Record<string, unknown>
+    for (const key of ['code', ...row.fields]) {
+      if (data[key] !== undefined) Object.assign(error, { [key]: data[key] })
+    }
+  }
   if (thrown.stack !== undefined) error.stack = thrown.stack
   return error
 }

@@ -27,7 +27,7 @@ export const MAX_META_DEPTH = 8
  *   of {@link checkCharacters}; `field` names the path, e.g. `meta.speaker.names[2]`.
  * @example
  * validateMeta({ when: new Date(0) }, 'meta')
- * // => throws [BAD_META] meta.when: expected JSON data (a plain object, an array, a string, a finite number, true, false or null), got Date
+ * // => throws InvalidInputError { code: 'BAD_META', field: 'meta.when' }: expected JSON data (a plain object, an array, a string, a finite number, true, false or null), got Date
  */
 export function validateMeta(value: unknown, field = 'meta'): Record<string, unknown> {
   if (!isPlainObject(value)) {

@@ -49,11 +49,7 @@ export function validateText(text: unknown, field: string, maxBytes: number): st
     throw new InvalidInputError('EMPTY_TEXT', field, 'expected text, got nothing but whitespace')
   const bytes = utf8Length(normal)
   if (bytes > maxBytes) {
-    throw new InvalidInputError(
-      'TEXT_TOO_LONG',
-      field,
-      `expected at most ${maxBytes} bytes of UTF-8, got ${bytes}`,
-    )
+    throw tooLong('TEXT_TOO_LONG', field, maxBytes, 'bytes of UTF-8', bytes)
   }
   return normal
 }
@@ -71,11 +67,7 @@ export function validateQuery(query: unknown, maxLength: number, field = 'query'
   if (normal === '')
     throw new InvalidInputError('EMPTY_TEXT', field, 'expected a query, got nothing but whitespace')
   if (normal.length > maxLength) {
-    throw new InvalidInputError(
-      'TEXT_TOO_LONG',
-      field,
-      `expected at most ${maxLength} characters, got ${normal.length}`,
-    )
+    throw tooLong('TEXT_TOO_LONG', field, maxLength, 'characters', normal.length)
   }
   return normal
 }
@@ -190,11 +182,7 @@ function validateLabels(
     labels.push(label)
   })
   if (labels.length > maxCount) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected at most ${maxCount} ${noun}, got ${labels.length}`,
-    )
+    throw tooLong('BAD_OPTION', field, maxCount, noun, labels.length)
   }
   return labels
 }
@@ -224,16 +212,23 @@ function validateLabel(value: unknown, field: string, maxLength: number): string
     )
   const length = [...label].length
   if (length > maxLength) {
-    throw new InvalidInputError(
-      'TEXT_TOO_LONG',
-      field,
-      `expected at most ${maxLength} characters, got ${length}`,
-    )
+    throw tooLong('TEXT_TOO_LONG', field, maxLength, 'characters', length)
   }
   return label
 }
 
 export { validateVector } from './validate-vector.ts'
+
+/** The error of a value over its limit: `expected at most <max> <unit>, got <count>`. */
+function tooLong(
+  code: 'TEXT_TOO_LONG' | 'BAD_ID' | 'BAD_OPTION',
+  field: string,
+  max: number,
+  unit: string,
+  count: number,
+): InvalidInputError {
+  return new InvalidInputError(code, field, `expected at most ${max} ${unit}, got ${count}`)
+}
 
 /** Longest id accepted: a ULID is 26 characters; imports may bring their own. */
 export const MAX_ID_LENGTH = 64
@@ -253,11 +248,7 @@ export function validateId(id: unknown, field = 'id'): string {
   if (id === '')
     throw new InvalidInputError('BAD_ID', field, 'expected a non-empty string, got an empty one')
   if (id.length > MAX_ID_LENGTH) {
-    throw new InvalidInputError(
-      'BAD_ID',
-      field,
-      `expected at most ${MAX_ID_LENGTH} characters, got ${id.length}`,
-    )
+    throw tooLong('BAD_ID', field, MAX_ID_LENGTH, 'characters', id.length)
   }
   return checkCharacters(id, field)
 }
@@ -322,11 +313,7 @@ export function validateName(value: unknown, field: string, maxLength = MAX_NAME
 export function validateNames(values: unknown, field: string, maxCount: number): string[] {
   const list = expectArray(values, field, 'an array of strings')
   if (list.length > maxCount) {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      field,
-      `expected at most ${maxCount} names, got ${list.length}`,
-    )
+    throw tooLong('BAD_OPTION', field, maxCount, 'names', list.length)
   }
   return [...new Set(list.map((value, i) => validateName(value, `${field}[${i}]`)))]
 }

@@ -53,24 +53,6 @@ export const DEGRADED_REASONS = [
 
 export const EMBEDDER_DEVICES = ['auto', 'webgpu', 'wasm', 'cpu'] as const
 
-/**
- * The fields of an import line that describe the memory and that a caller's `defaults` may also
- * set; `ImportOptions.lineFields` names those a line may keep over the caller's choice.
- */
-export const IMPORT_LINE_FIELDS = [
-  'namespace',
-  'type',
-  'tags',
-  'aliases',
-  'source',
-  'trust',
-  'confidence',
-  'tier',
-  'summary',
-  'expiresAt',
-  'meta',
-] as const
-
 /** Rank of a trust level: 0 for `trusted`, larger for less trusted. */
 export function trustRank(level: (typeof TRUST_LEVELS)[number]): number {
   return TRUST_LEVELS.indexOf(level)

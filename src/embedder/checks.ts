@@ -1,21 +1,12 @@
 /** Option and argument checks the embedders share, each failing with a typed, named error. */
 
 import { expectArray, expectString, integerIn, oneOf } from '../core/check-options.ts'
-import { InvalidInputError } from '../core/errors.ts'
 import type { EmbedKind } from '../core/types.ts'
 
 /** The largest `batchSize` any embedder accepts. */
 export const MAX_BATCH_SIZE = 1024
 
 const EMBED_KINDS: readonly EmbedKind[] = ['query', 'passage']
-
-/**
- * A `BAD_OPTION` error with a message written whole, for the checks that say more than
- * `expected …, got …` (core's `badOption` builds that form from its parts).
- */
-export function badOption(field: string, text: string): InvalidInputError {
-  return new InvalidInputError('BAD_OPTION', field, text)
-}
 
 /** `batchSize`, else `fallback`, as an integer from 1 to {@link MAX_BATCH_SIZE}. */
 export function checkBatchSize(batchSize: number | undefined, fallback: number): number {

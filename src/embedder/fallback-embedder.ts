@@ -13,8 +13,10 @@ import type {
   EmbedderState,
   EmbedderStats,
   EmbedKind,
+  ModelFailure,
 } from '../core/types.ts'
 import { errorText } from './checks.ts'
+import { classifyModelFailure } from './model-failure.ts'
 
 /** One model of the chain, built only when the chain reaches it. */
 export interface ChainLink {
@@ -44,6 +46,7 @@ export class FallbackEmbedder implements Embedder {
   #switching = false
   /** Why the answering link could not even be built (its module failed to import). */
   #buildError: string | undefined
+  #buildFailure: ModelFailure | undefined
 
   /**
    * @param start the first link to use: 0, or past links already known not to answer
@@ -56,7 +59,10 @@ export class FallbackEmbedder implements Embedder {
     }
     this.#links = links
     this.#index = start
-    this.#fallback = fallback
+    this.#fallback = fallback && {
+      ...fallback,
+      failure: fallback.failure ?? classifyModelFailure(fallback.error),
+    }
   }
 
   get model(): string {
@@ -95,7 +101,10 @@ export class FallbackEmbedder implements Embedder {
   /** Loads on first use; after every link failed, rejects at once until `load()` is called. */
   async embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]> {
     if (this.state === 'failed' && !this.#loading) {
-      throw new EmbedderUnavailableError(`${this.model} failed to load: ${this.stats().error}`)
+      const { error, failure } = this.stats()
+      throw new EmbedderUnavailableError(`${this.model} failed to load: ${error}`, {
+        ...(failure && { failure }),
+      })
     }
     await this.load()
     return this.#built.get(this.#index)!.embed(texts, options)
@@ -108,6 +117,7 @@ export class FallbackEmbedder implements Embedder {
       ? link.stats()
       : { model: this.model, dims: 0, state: this.state }
     if (!link && this.#buildError !== undefined) stats.error = this.#buildError
+    if (!link && this.#buildFailure) stats.failure = { ...this.#buildFailure }
     if (this.#switching) stats.state = 'loading'
     if (this.#fallback) stats.fallback = { ...this.#fallback }
     return stats
@@ -129,7 +139,12 @@ export class FallbackEmbedder implements Embedder {
         this.#switching = false
         if (this.#index === this.#links.length - 1) throw error
         // The first failure is the one a person needs to hear about: the configured model's.
-        this.#fallback ??= { from: this.model, reason: 'failed', error: errorText(error) }
+        this.#fallback ??= {
+          from: this.model,
+          reason: 'failed',
+          error: errorText(error),
+          failure: classifyModelFailure(error),
+        }
         await this.#built.get(this.#index)?.dispose?.()
         this.#switching = true
         this.#index++
@@ -141,15 +156,17 @@ export class FallbackEmbedder implements Embedder {
     const built = this.#built.get(index)
     if (built) return built
     this.#buildError = undefined
+    this.#buildFailure = undefined
     try {
       const embedder = await this.#links[index]!.create()
       this.#built.set(index, embedder)
       return embedder
     } catch (error) {
       this.#buildError = errorText(error)
+      this.#buildFailure = classifyModelFailure(error)
       throw new EmbedderUnavailableError(
         `could not build ${this.#links[index]!.model}: ${this.#buildError}`,
-        { cause: error },
+        { cause: error, failure: this.#buildFailure },
       )
     }
   }

@@ -5,8 +5,9 @@
  */
 
 import { EmbedderUnavailableError } from '../core/errors.ts'
-import type { EmbedderState } from '../core/types.ts'
+import type { EmbedderState, ModelFailure } from '../core/types.ts'
 import { errorText } from './checks.ts'
+import { classifyModelFailure } from './model-failure.ts'
 
 /**
  * Holds one loaded model (`T`) and its state. `open` loads it; `close` releases it.
@@ -24,6 +25,7 @@ export class LoadOnce<T> {
   #value: T | undefined
   #loading: Promise<void> | undefined
   #error: string | undefined
+  #failure: ModelFailure | undefined
   #loadMs: number | undefined
   #queue: Promise<unknown> = Promise.resolve()
 
@@ -40,6 +42,11 @@ export class LoadOnce<T> {
   /** Why the last load failed; cleared when a load starts. */
   get error(): string | undefined {
     return this.#error
+  }
+
+  /** What the last load failure was ({@link classifyModelFailure}); cleared when a load starts. */
+  get failure(): ModelFailure | undefined {
+    return this.#failure
   }
 
   /** The loaded model, while `state` is `'ready'`. */
@@ -73,7 +80,9 @@ export class LoadOnce<T> {
    */
   async run<R>(work: (value: T) => Promise<R>): Promise<R> {
     if (this.#state === 'failed' && !this.#loading) {
-      throw new EmbedderUnavailableError(`${this.#name} failed to load: ${this.#error}`)
+      throw new EmbedderUnavailableError(`${this.#name} failed to load: ${this.#error}`, {
+        ...(this.#failure && { failure: this.#failure }),
+      })
     }
     await this.load()
     const value = this.#value
@@ -97,6 +106,7 @@ export class LoadOnce<T> {
   async #load(): Promise<void> {
     this.#state = 'loading'
     this.#error = undefined
+    this.#failure = undefined
     const started = performance.now()
     try {
       this.#value = await this.#open()
@@ -105,10 +115,14 @@ export class LoadOnce<T> {
     } catch (error) {
       this.#state = 'failed'
       this.#error = errorText(error)
-      if (error instanceof EmbedderUnavailableError) throw error
-      throw new EmbedderUnavailableError(`could not load ${this.#name}: ${this.#error}`, {
-        cause: error,
-      })
+      const failure = classifyModelFailure(error)
+      this.#failure = failure
+      if (error instanceof EmbedderUnavailableError && error.reason !== undefined) throw error
+      const message =
+        error instanceof EmbedderUnavailableError
+          ? error.message
+          : `could not load ${this.#name}: ${this.#error}`
+      throw new EmbedderUnavailableError(message, { cause: error, failure })
     }
   }
 }

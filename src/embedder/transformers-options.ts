@@ -1,7 +1,8 @@
 /** The options of `TransformersEmbedder`, their defaults, and the checks run on them at construction. */
 
+import { badOption, oneOf } from '../core/check-options.ts'
 import type { MemoryEvent } from '../core/types.ts'
-import { badOption, checkBatchSize } from './checks.ts'
+import { checkBatchSize } from './checks.ts'
 import type { DeviceChoiceStore } from './device-choice-store.ts'
 import { DEFAULT_MODEL, DEFAULT_POOLING, modelSettings, type Pooling } from './model-table.ts'
 
@@ -177,19 +178,14 @@ export function resolveOptions(
 ): EmbedderSettings {
   const model = options.model ?? DEFAULT_MODEL
   if (typeof model !== 'string' || model.trim() === '') {
-    throw badOption('model', `expected a model id, got ${JSON.stringify(model)}`)
+    throw badOption('model', 'a model id', model)
   }
   const device = options.device ?? 'auto'
   checkDevice('device', device, node, true)
   checkSources(options, node)
-  if (options.dtype !== undefined && !EMBEDDER_DTYPES.includes(options.dtype)) {
-    throw badOption(
-      'dtype',
-      `expected one of ${EMBEDDER_DTYPES.join(', ')}, got ${JSON.stringify(options.dtype)}`,
-    )
-  }
+  if (options.dtype !== undefined) oneOf(options.dtype, EMBEDDER_DTYPES, 'dtype')
   if (options.dims !== undefined && (!Number.isInteger(options.dims) || options.dims < 1)) {
-    throw badOption('dims', `expected a positive integer, got ${options.dims}`)
+    throw badOption('dims', 'a positive integer', options.dims)
   }
   const table = modelSettings(model)
   return {
@@ -205,23 +201,21 @@ export function resolveOptions(
 
 function checkDevice(field: string, device: unknown, node: boolean, autoAllowed: boolean): void {
   const known = autoAllowed ? ['auto', 'webgpu', 'wasm', 'cpu'] : ['webgpu', 'wasm', 'cpu']
-  if (!known.includes(device as string)) {
-    throw badOption(field, `expected ${known.join(', ')}, got ${JSON.stringify(device)}`)
-  }
+  oneOf(device, known, field)
   if (node && device === 'wasm') {
-    throw badOption(field, "expected auto, cpu or webgpu in Node, got 'wasm' (browsers only)")
+    throw badOption(field, "'auto', 'cpu' or 'webgpu' in Node ('wasm' is for browsers)", device)
   }
   if (!node && device === 'cpu') {
-    throw badOption(field, "expected auto, webgpu or wasm in a browser, got 'cpu' (Node only)")
+    throw badOption(field, "'auto', 'webgpu' or 'wasm' in a browser ('cpu' is for Node)", device)
   }
 }
 
 function checkSources(options: TransformersEmbedderOptions, node: boolean): void {
   if (options.localDir !== undefined && !node) {
-    throw badOption('localDir', 'local directories work in Node only; use modelBase in browsers')
+    throw badOption('localDir', 'no local directory in a browser (use modelBase)', options.localDir)
   }
   if (options.localDir !== undefined && options.modelBase !== undefined) {
-    throw badOption('modelBase', 'expected localDir or modelBase, got both')
+    throw badOption('modelBase', 'localDir or modelBase', 'both')
   }
 }
 
@@ -231,13 +225,13 @@ function checkTrialDevices(
 ): EmbedderSettings['trialDevices'] {
   if (devices === undefined) return undefined
   if (!Array.isArray(devices) || devices.length === 0) {
-    throw badOption('trialDevices', `expected a non-empty array of devices, got ${devices}`)
+    throw badOption('trialDevices', 'a non-empty array of devices', devices)
   }
   for (const [i, device] of devices.entries()) {
     checkDevice(`trialDevices[${i}]`, device, node, false)
   }
   if (new Set(devices).size !== devices.length) {
-    throw badOption('trialDevices', `expected each device once, got ${devices.join(', ')}`)
+    throw badOption('trialDevices', 'each device once', devices.join(', '))
   }
   return Object.freeze([...devices])
 }

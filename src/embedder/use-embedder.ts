@@ -7,9 +7,10 @@
  */
 
 import type * as TfCore from '@tensorflow/tfjs-core'
+import { badOption, integerIn } from '../core/check-options.ts'
 import { EmbedderUnavailableError } from '../core/errors.ts'
 import type { Embedder, EmbedderState, EmbedderStats, EmbedKind } from '../core/types.ts'
-import { badOption, checkBatchSize, checkEmbedArgs, errorText, isNodeRuntime } from './checks.ts'
+import { checkBatchSize, checkEmbedArgs, errorText, isNodeRuntime } from './checks.ts'
 import { LoadOnce } from './load-once.ts'
 import { TFJS_MODEL_TABLE, USE_LITE_MODEL } from './model-table.ts'
 import { type FetchLike, readUseArtifacts, type UseProgressEvent } from './use-files.ts'
@@ -118,18 +119,12 @@ export class UseEmbedder implements Embedder {
 
   constructor(options: UseEmbedderOptions = {}) {
     const batchSize = checkBatchSize(options.batchSize, DEFAULT_USE_BATCH_SIZE)
-    const maxTokens = options.maxTokens ?? DEFAULT_USE_MAX_TOKENS
-    if (!Number.isInteger(maxTokens) || maxTokens < 8 || maxTokens > 4096) {
-      throw badOption('maxTokens', `expected an integer from 8 to 4096, got ${maxTokens}`)
-    }
+    const maxTokens = integerIn(options.maxTokens ?? DEFAULT_USE_MAX_TOKENS, 'maxTokens', 8, 4096)
     if (
       options.modelUrl !== undefined &&
       (typeof options.modelUrl !== 'string' || options.modelUrl === '')
     ) {
-      throw badOption(
-        'modelUrl',
-        `expected a URL or folder, got ${JSON.stringify(options.modelUrl)}`,
-      )
+      throw badOption('modelUrl', 'a URL or folder', options.modelUrl)
     }
     this.#options = options
     this.#batchSize = batchSize
@@ -151,11 +146,12 @@ export class UseEmbedder implements Embedder {
   }
 
   stats(): EmbedderStats {
-    const { state, value, loadMs, error } = this.#lifecycle
+    const { state, value, loadMs, error, failure } = this.#lifecycle
     const stats: EmbedderStats = { model: this.model, dims: this.dims, state }
     if (value) stats.device = value.backend
     if (loadMs !== undefined) stats.loadMs = Math.round(loadMs)
     if (error !== undefined) stats.error = error
+    if (failure) stats.failure = { ...failure }
     return stats
   }
 

@@ -1,4 +1,3 @@
-import { InvalidInputError } from '../core/errors.ts'
 import type {
   LifecycleOptions,
   LimitOptions,
@@ -7,7 +6,7 @@ import type {
 } from '../core/options.ts'
 import type { AtRestSecret, Embedder, MemoryEventListener } from '../core/types.ts'
 import {
-  describe,
+  badOption,
   expectFunction,
   expectOptions,
   integerIn,
@@ -156,11 +155,7 @@ const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
 export function checkEngineOptions(options: EngineOptions): void {
   const o = expectOptions(options, 'name', Object.keys(ENGINE_OPTIONS), '', true)
   if (typeof o.name !== 'string' || o.name === '') {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'name',
-      `expected a non-empty memory name, got ${describe(o.name)}`,
-    )
+    throw badOption('name', 'a non-empty memory name', o.name)
   }
   const counts = {
     writeBatch: 10_000,
@@ -214,26 +209,15 @@ function checkLifecycle(value: unknown): void {
   if (l.ttlDays !== undefined) {
     const ttl = expectOptions(l.ttlDays, 'lifecycle.ttlDays', [...TIERS], 'lifecycle.ttlDays.')
     for (const [tier, days] of Object.entries(ttl)) {
-      // Range 'from 5e-324' reads oddly, but a TTL of 0 would expire every memory at birth.
+      // Range '≥ 5e-324' reads oddly, but a TTL of 0 would expire every memory at birth.
       if (days !== undefined)
         numberIn(days, `lifecycle.ttlDays.${tier}`, Number.MIN_VALUE, Infinity)
     }
   }
-  if (l.tierByType !== undefined) {
-    const byType = expectOptions(l.tierByType, 'lifecycle.tierByType', ownKeys(l.tierByType), '')
-    for (const [type, tier] of Object.entries(byType))
-      oneOf(tier, TIERS, `lifecycle.tierByType.${type}`)
-  }
-  if (l.sourceConfidence !== undefined) {
-    const bySource = expectOptions(
-      l.sourceConfidence,
-      'lifecycle.sourceConfidence',
-      ownKeys(l.sourceConfidence),
-      '',
-    )
-    for (const [source, c] of Object.entries(bySource))
-      numberIn(c, `lifecycle.sourceConfidence.${source}`, 0, 1)
-  }
+  if (l.tierByType !== undefined)
+    eachEntry(l.tierByType, 'lifecycle.tierByType', (tier, at) => oneOf(tier, TIERS, at))
+  if (l.sourceConfidence !== undefined)
+    eachEntry(l.sourceConfidence, 'lifecycle.sourceConfidence', (c, at) => numberIn(c, at, 0, 1))
 }
 
 /** The retrieval tuning whose wrong type would break every recall. */
@@ -248,17 +232,20 @@ function checkRetrieval(value: unknown): void {
     numberIn(r.tieEpsilon, 'retrieval.tieEpsilon', 0, Number.POSITIVE_INFINITY)
   if (r.fusion !== undefined) oneOf(r.fusion, ['score', 'rrf'], 'retrieval.fusion')
   if (r.boosts !== undefined) {
-    const boosts = expectOptions(
-      r.boosts,
-      'retrieval.boosts',
-      ownKeys(r.boosts),
-      'retrieval.boosts.',
-    )
-    for (const [name, factor] of Object.entries(boosts)) {
-      if (factor !== undefined)
-        numberIn(factor, `retrieval.boosts.${name}`, 0, Number.POSITIVE_INFINITY)
-    }
+    eachEntry(r.boosts, 'retrieval.boosts', (factor, at) => {
+      if (factor !== undefined) numberIn(factor, at, 0, Number.POSITIVE_INFINITY)
+    })
   }
+}
+
+/** Checks each value of a record whose names belong elsewhere (types, sources, boost names). */
+function eachEntry(
+  value: unknown,
+  field: string,
+  check: (value: unknown, field: string) => unknown,
+): void {
+  const record = expectOptions(value, field, ownKeys(value), `${field}.`)
+  for (const [name, item] of Object.entries(record)) check(item, `${field}.${name}`)
 }
 
 /** The keys an object has, to check the values of a record whose names belong elsewhere. */

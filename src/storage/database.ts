@@ -15,7 +15,8 @@ export interface DatabaseEnvironment {
 }
 
 /**
- * The Dexie schema of one memory (DESIGN §3). `memories` is the source of truth; `vectors`,
+ * The Dexie schema of one memory (docs/architecture.md §5). `memories` is the source of truth;
+ * `vectors`,
  * `changes` and `snapshots` exist to rebuild and to sync the derived indexes.
  */
 export class EngramDatabase extends Dexie {

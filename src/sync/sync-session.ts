@@ -1,4 +1,5 @@
 import { EngramError, errorToData, SyncServerError } from '../core/errors.ts'
+import { startingSyncStatus } from '../core/sync-status.ts'
 import type { SyncHandle, SyncStatus } from '../core/types.ts'
 import type { MemoryEngine } from '../engine/memory-engine.ts'
 import type { Replica } from '../engine/replica/index.ts'
@@ -8,6 +9,7 @@ import { Ledger } from './ledger.ts'
 import { Pouch, type PouchDatabase } from './pouch.ts'
 import { pullBatch } from './pull-remote.ts'
 import { pushLocal, type SyncCursor } from './push-local.ts'
+import { ensureDatabase, remoteDatabase } from './remote-database.ts'
 import { DocMap, type SyncContext } from './sync-context.ts'
 import { memoryDocId } from './sync-keys.ts'
 import {
@@ -56,16 +58,7 @@ class SyncSession implements SyncHandle {
   readonly #mirror: PouchDatabase
   readonly #remote: PouchDatabase
   readonly #listeners = new Set<(status: SyncStatus) => void>()
-  #status: SyncStatus = {
-    state: 'starting',
-    pushed: 0,
-    pulled: 0,
-    applied: 0,
-    conflicts: 0,
-    nearDuplicates: 0,
-    refused: { tampered: 0, rollback: 0, deletion: 0, oversized: 0 },
-    repaired: 0,
-  }
+  #status: SyncStatus = startingSyncStatus()
   #ctx: SyncContext | undefined
   #cursor: SyncCursor = { local: 0, mirror: 0 }
   #cursorRev: string | undefined
@@ -397,36 +390,5 @@ class SyncSession implements SyncHandle {
     if (this.#cursorRev) doc._rev = this.#cursorRev
     const result = await this.#mirror.put(doc)
     this.#cursorRev = result.rev
-  }
-}
-
-/**
- * The server database through HTTP. `skip_setup`: PouchDB's lazy existence check, retried by
- * later calls while the server is down, rejects a promise nobody holds; the database is made
- * once by {@link ensureDatabase} instead.
- */
-function remoteDatabase(options: ResolvedSyncOptions, skipSetup: boolean): PouchDatabase {
-  const db: PouchDatabase = new Pouch(options.url, {
-    adapter: 'http',
-    skip_setup: skipSetup,
-    ...(options.auth ? { auth: options.auth } : {}),
-  } as PouchDB.Configuration.RemoteDatabaseConfiguration)
-  if (!skipSetup) return db
-  // PouchDB 9's replicator reads the source's info() for its progress figures after each batch
-  // without a catch: a server that dies just then is an unhandled rejection. Progress is all
-  // that call feeds, and the replicator's next request fails and retries properly.
-  const info = db.info.bind(db)
-  db.info = (() =>
-    info().catch(() => ({ db_name: '', doc_count: 0, update_seq: 0 }))) as typeof db.info
-  return db
-}
-
-/** Creates the server database when missing (a first device, a server that allows it). */
-async function ensureDatabase(options: ResolvedSyncOptions): Promise<void> {
-  const db = remoteDatabase(options, false)
-  try {
-    await db.info()
-  } catch (error) {
-    throw new SyncServerError(`could not reach or create ${options.url}`, { cause: error })
   }
 }

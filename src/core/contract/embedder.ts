@@ -17,6 +17,8 @@ export interface EmbedderStats {
   /** Milliseconds the last successful load took, trial included. */
   loadMs?: number
   error?: string
+  /** Why the load failed, classified by the embedder, while `state` is `'failed'`. */
+  failure?: ModelFailure
   /**
    * Present when the model answering (`model`) is not the one configured: the chain (the
    * configured model → the bundled USE-lite → keywords) moved on, and why. Absent while the
@@ -43,6 +45,32 @@ export interface EmbedderFallback {
   reason: FallbackReason
   /** The error text behind `reason`. */
   error: string
+  /** What that error was, classified by the embedder. */
+  failure?: ModelFailure
+}
+
+/**
+ * Why a model did not load, classified by the embedder from the runtime's own error (the words
+ * of transformers.js, ONNX Runtime or the browser), so no caller reads the text:
+ * `'offline-only'` (not on this device and downloads are off), `'not-found'` (a file is
+ * missing: a 404, or no such local file), `'unreachable'` (the host could not be reached),
+ * `'out-of-memory'`, `'damaged'` (a file is not what it should be: a corrupt `.onnx`, a web
+ * page served in its place), `'runtime'` (the on-device runtime or the device asked for could
+ * not start), `'unknown'`.
+ */
+export type ModelFailureReason =
+  | 'offline-only'
+  | 'not-found'
+  | 'unreachable'
+  | 'out-of-memory'
+  | 'damaged'
+  | 'runtime'
+  | 'unknown'
+
+/** A classified load failure; `file`: the missing file's path or URL, when the error names one. */
+export interface ModelFailure {
+  reason: ModelFailureReason
+  file?: string
 }
 
 /** See {@link EmbedderFallback.reason}. */

@@ -1,6 +1,6 @@
 /** Export and import (JSONL). Types only; `core/types.ts` gathers them. */
 
-import type { IMPORT_LINE_FIELDS } from '../vocabulary.ts'
+import type { IMPORT_LINE_FIELDS } from './fields.ts'
 import type { TrustLevel } from './memory.ts'
 import type { RememberOptions } from './write.ts'
 

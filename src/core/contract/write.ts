@@ -61,7 +61,7 @@ export interface RememberOptions {
    *
    * @example
    * await memory.remember('Met Ana', { meta: { when: new Date() } })
-   * // => throws InvalidInputError [BAD_META] meta.when: expected JSON data (…), got Date
+   * // => throws InvalidInputError { code: 'BAD_META', field: 'meta.when' }: expected JSON data (…), got Date
    */
   meta?: Record<string, unknown>
   /** A precomputed unit-length vector from the engine's model; skips embedding. */

@@ -48,7 +48,7 @@ export function normalizePage(text: string): string {
  *   `BIDI_CONTROL`, `HIDDEN_CHARACTER`, `EMPTY_TEXT`, `TEXT_TOO_LONG`.
  * @example
  * validatePage('   \n\n ', 'text', 2097152)
- * // => throws [EMPTY_TEXT] text: expected a page, got nothing but whitespace
+ * // => throws InvalidInputError { code: 'EMPTY_TEXT', field: 'text' }: expected a page, got nothing but whitespace
  */
 export function validatePage(text: unknown, field: string, maxBytes: number): string {
   if (typeof text !== 'string') {

@@ -1,5 +1,6 @@
 import { BACKFILL_BATCH, BACKFILL_RETRY_MS } from '../../core/options.ts'
 import type { Embedder } from '../../core/types.ts'
+import { classifyModelFailure } from '../../embedder/model-failure.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { locked } from '../opening.ts'
 
@@ -112,7 +113,9 @@ export function startEmbedder(ctx: EngineContext, backfill: BackfillScheduler): 
   }
   ctx.track(
     embedder.load().then(ready, (error: unknown) => {
-      ctx.emit({ type: 'model-failed', model: embedder.model, error: String(error) })
+      const message = error instanceof Error ? error.message : String(error)
+      const failure = classifyModelFailure(error)
+      ctx.emit({ type: 'model-failed', model: embedder.model, error: message, ...failure })
     }),
   )
 }

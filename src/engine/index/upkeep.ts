@@ -1,16 +1,13 @@
 import { CHANGE_LOG_TAIL, SNAPSHOT_STORE_SHARE } from '../../core/options.ts'
 import type { Embedder, Memory, MemoryEvent, MemoryStats } from '../../core/types.ts'
-import {
-  type ChangeRow,
-  type EngramDatabase,
-  storedKeys,
-  type VectorRow,
-} from '../../storage/index.ts'
+import type { ChangeRow, EngramDatabase, VectorRow } from '../../storage/index.ts'
 import type { ConnectionState } from '../connection-state.ts'
+import { indexesAgree } from './agree.ts'
 import { IndexSet } from './index-set.ts'
 import type { KeywordIndexOptions } from './keyword-index.ts'
 import { deleteSnapshot, readCountersMark, saveSnapshot } from './snapshot.ts'
 import { QUIET_SNAPSHOT_MS, SnapshotTimer } from './snapshot-timer.ts'
+import { readChangesAfter, readTables } from './table-reads.ts'
 
 /** How the indexes were restored on open, as {@link MemoryStats} reports it. */
 export type Restored = NonNullable<MemoryStats['open']>['restored']
@@ -106,7 +103,8 @@ export class IndexUpkeep {
       const replayed = await this.replay()
       // The replay rebuilds by itself when the log no longer reaches back to the snapshot.
       if (this.#rebuilds !== rebuilds) return { restored: 'rebuild', replayed }
-      if (await this.#agrees()) return { restored: 'snapshot', replayed }
+      if (await indexesAgree(this.#ctx.db, this.#indexes, this.#ctx.embedder?.model))
+        return { restored: 'snapshot', replayed }
       await this.rebuild()
       return { restored: 'rebuild', replayed }
     }
@@ -120,32 +118,17 @@ export class IndexUpkeep {
    * can be trusted.
    */
   async replay(): Promise<number> {
-    const { db } = this.#ctx
     const after = this.#lastSeq
-    // Every write starts with a catch-up. Most find nothing, and asking only the change log
-    // keeps them from queueing behind a read-write transaction on the memories (the recall
-    // counters): the rows are read, with the changes again, only when there is something.
-    if (!(await db.changes.where('seq').above(after).first())) return 0
-    const read = await db.transaction('r', db.changes, db.memories, db.vectors, async () => {
-      const changes = await db.changes.where('seq').above(after).toArray()
-      const gap = changes.length > 0 && changes[0]!.seq! > after + 1
-      const oldest = gap ? await db.changes.orderBy('seq').first() : undefined
-      const ids = [...new Set(changes.filter((c) => c.op === 'put').map((c) => c.id))]
-      const [memories, vectors] = await Promise.all([
-        db.memories.bulkGet(ids),
-        db.vectors.bulkGet(ids),
-      ])
-      return { changes, oldest, memories, vectors }
-    })
+    const read = await readChangesAfter(this.#ctx.db, after)
+    if (!read || read.changes.length === 0) return 0
     const { changes, oldest, memories, vectors } = read
-    if (changes.length === 0) return 0
     // Seqs may skip numbers (an aborted write can use one up), so a gap alone proves nothing;
     // a log whose oldest entry is past us does.
     if (oldest && oldest.seq! > after + 1) {
       await this.rebuild()
       return changes.length
     }
-    this.apply(changes, byId(memories), byId(vectors))
+    this.apply(changes, memories, vectors)
     return changes.length
   }
 
@@ -187,26 +170,14 @@ export class IndexUpkeep {
   async #rebuild(): Promise<void> {
     this.#rebuilds++
     const { db, embedder, keywordOptions } = this.#ctx
-    const model = embedder?.model ?? null
-    // One read transaction: the rows, the seq and the counter mark they correspond to.
-    const [last, memories, vectors, counters] = await db.transaction(
-      'r',
-      [db.changes, db.memories, db.vectors, db.snapshots],
-      () =>
-        Promise.all([
-          db.changes.orderBy('seq').last(),
-          db.memories.toArray(),
-          model ? db.vectors.where('model').equals(model).toArray() : Promise.resolve([]),
-          readCountersMark(db),
-        ]),
-    )
+    const { lastSeq, memories, vectors, counters } = await readTables(db, embedder?.model ?? null)
     this.#counters = counters
     const dims = vectors[0]?.dims ?? this.#ctx.readyDims()
     const indexes = IndexSet.empty(keywordOptions, dims)
     for (const memory of memories) indexes.put(memory)
     for (const row of vectors) if (row.dims === dims) indexes.putVector(row.id, row.vector)
     this.#indexes = indexes
-    this.#lastSeq = last?.seq ?? 0
+    this.#lastSeq = lastSeq
     this.#rebuilding = false
     // The snapshot only saves start-up time; failing to write one (quota) must not fail the
     // open or the catch-up that needed the rebuild.
@@ -313,7 +284,7 @@ export class IndexUpkeep {
    * Takes indexes loaded from a snapshot stamped `seq`, with the catalogue saved beside them when
    * its counters are those of the table (no flush since), else around the rows read now. Refuses
    * (false) a snapshot stamped past the end of the change log: it describes data that is not
-   * there. The replay after it and {@link #agrees} check the rest.
+   * there. The replay after it and {@link indexesAgree} check the rest.
    */
   async #adopt(indexes: IndexSet, seq: number): Promise<boolean> {
     const { db } = this.#ctx
@@ -335,38 +306,6 @@ export class IndexUpkeep {
     this.#lastSeq = seq
     this.#snapshotSeq = seq
     return true
-  }
-
-  /**
-   * Whether the indexes hold exactly the ids of the memories and of the current model's vectors
-   * (and a catalogue restored from the snapshot those of the table).
-   */
-  async #agrees(): Promise<boolean> {
-    const model = this.#ctx.embedder?.model
-    const { db } = this.#ctx
-    const { catalogue, keyword, vectors } = this.#indexes
-    if (keyword.size !== catalogue.size) return false
-    for (const id of catalogue.keys()) if (!keyword.has(id)) return false
-    if (this.#indexes.restoredCounters !== undefined) {
-      // Every stored key, refused rows' too (reading them all through the middleware would open
-      // every row): a key the catalogue lacks counts only if its row opens.
-      const ids = (await storedKeys(db, db.memories)) as string[]
-      const extra = ids.filter((id) => !catalogue.has(id))
-      if (ids.length - extra.length !== catalogue.size) return false
-      if (extra.length > 0 && (await db.memories.bulkGet(extra)).some((m) => m !== undefined)) {
-        return false
-      }
-    }
-    const vectorIds = model
-      ? ((await storedKeys(db, db.vectors, () =>
-          db.vectors.where('model').equals(model),
-        )) as string[])
-      : []
-    const indexed = vectorIds.filter((id) => catalogue.has(id))
-    const unindexed = indexed.filter((id) => !vectors?.has(id))
-    if ((vectors?.size ?? 0) !== indexed.length - unindexed.length) return false
-    if (unindexed.length === 0) return true
-    return (await db.vectors.bulkGet(unindexed)).every((v) => v === undefined)
   }
 
   /**
@@ -396,10 +335,4 @@ function rangeOf(seqs: readonly number[]): { min: number; max: number } {
     if (seq > max) max = seq
   }
   return { min, max }
-}
-
-function byId<T extends { id: string }>(rows: readonly (T | undefined)[]): Map<string, T> {
-  const map = new Map<string, T>()
-  for (const row of rows) if (row !== undefined) map.set(row.id, row)
-  return map
 }

@@ -3,8 +3,11 @@ import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, type LimitOptions } from '../../core
 import { DEFAULT_PAGE_CHUNKING, htmlToText, validatePage } from '../../core/page/index.ts'
 import type { PoisonPolicy, RememberPageInput, TrustLevel } from '../../core/types.ts'
 import {
+  badOption,
   expectOptions,
+  expectString,
   oneOf,
+  optionNames,
   validateId,
   validateName,
   validateTags,
@@ -25,18 +28,17 @@ export interface CheckedPage {
   poison: PoisonPolicy
 }
 
-const INPUT: Record<keyof RememberPageInput, true> = {
-  title: true,
-  text: true,
-  html: true,
-  source: true,
-  tags: true,
-  namespace: true,
-  pageId: true,
-  trust: true,
-  poison: true,
-}
-const INPUT_NAMES = Object.keys(INPUT)
+const INPUT_NAMES = optionNames<RememberPageInput>()([
+  'title',
+  'text',
+  'html',
+  'source',
+  'tags',
+  'namespace',
+  'pageId',
+  'trust',
+  'poison',
+])
 
 /** HTML is mostly markup: it may be this many times the page limit before conversion. */
 const HTML_OVERHEAD = 4
@@ -56,7 +58,8 @@ export function checkPageInput(
 ): CheckedPage {
   const o = expectOptions(input, 'input', INPUT_NAMES, '', true) as Partial<RememberPageInput>
   if ((o.text === undefined) === (o.html === undefined)) {
-    throw new InvalidInputError('BAD_OPTION', 'text', 'expected one of text or html, not both')
+    const got = o.text === undefined ? 'neither' : 'both'
+    throw badOption('text', 'exactly one of text and html', got)
   }
   const source = validateName(o.source ?? DEFAULT_SOURCE, 'source')
   const checked: CheckedPage = {
@@ -76,10 +79,8 @@ export function checkPageInput(
   return checked
 }
 
-function fromHtml(html: unknown, maxPageBytes: number): string {
-  if (typeof html !== 'string') {
-    throw new InvalidInputError('BAD_OPTION', 'html', `expected a string, got ${typeof html}`)
-  }
+function fromHtml(value: unknown, maxPageBytes: number): string {
+  const html = expectString(value, 'html')
   if (html.length > HTML_OVERHEAD * maxPageBytes) {
     throw new InvalidInputError(
       'TEXT_TOO_LONG',

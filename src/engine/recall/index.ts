@@ -60,7 +60,8 @@ export interface RecallOutcome {
 }
 
 /**
- * The read path of DESIGN §5 as a pipeline, each stage in `recall/`: the query analysed once →
+ * The read path (docs/architecture.md §2, Recall) as a pipeline, each stage in `recall/`: the
+ * query analysed once →
  * keyword, vector, alias and tag lists over one scope → fusion → boosts and the final order →
  * superseded memories hidden → the relevance floor → one hit per page → hits explained,
  * contradictions named, chunks placed in their page → the optional `select` hook → `expand`

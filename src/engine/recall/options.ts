@@ -1,4 +1,3 @@
-import { InvalidInputError } from '../../core/errors.ts'
 import type { LimitOptions, RetrievalOptions, SelectOptions } from '../../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_RECALL_LOG_READ, DEFAULT_SELECT } from '../../core/options.ts'
 import { DEFAULT_FLOOR_POLICY, type FloorPolicy } from '../../core/recall/floor.ts'
@@ -10,8 +9,8 @@ import type {
   TrustLevel,
 } from '../../core/types.ts'
 import {
+  badOption,
   booleanOr,
-  describe,
   expectFunction,
   expectOptions,
   integerIn,
@@ -151,19 +150,11 @@ function checkFloor(value: unknown): FloorPolicy | null {
   if (value === undefined || value === true) return { ...DEFAULT_FLOOR_POLICY }
   if (value === false) return null
   if (value === null || typeof value !== 'object') {
-    throw new InvalidInputError(
-      'BAD_OPTION',
-      'floor',
-      `expected true, false or { queryCoverage?, queryLift?, hitLift? }, got ${describe(value)}`,
-    )
+    throw badOption('floor', 'true, false or { queryCoverage?, queryLift?, hitLift? }', value)
   }
-  const given = expectOptions(value, 'floor', Object.keys(FLOOR_LIMITS), 'floor.')
-  const out = { ...DEFAULT_FLOOR_POLICY }
-  for (const name of Object.keys(FLOOR_LIMITS) as (keyof FloorPolicy)[]) {
-    if (given[name] !== undefined)
-      out[name] = numberIn(given[name], `floor.${name}`, 0, FLOOR_LIMITS[name])
-  }
-  return out
+  return overrides(value, 'floor', DEFAULT_FLOOR_POLICY, FLOOR_LIMITS, (v, f, max) =>
+    numberIn(v, f, 0, max),
+  )
 }
 
 const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
@@ -173,11 +164,28 @@ const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
 }
 
 function checkSelectOptions(value: unknown): SelectOptions {
-  const given = expectOptions(value, 'selectOptions', Object.keys(SELECT_LIMITS), 'selectOptions.')
-  const out = { ...DEFAULT_SELECT }
-  for (const name of Object.keys(SELECT_LIMITS) as (keyof SelectOptions)[]) {
+  return overrides(value, 'selectOptions', DEFAULT_SELECT, SELECT_LIMITS, (v, f, max) =>
+    integerIn(v, f, 1, max),
+  )
+}
+
+/**
+ * A small numeric record (`floor`, `selectOptions`): `defaults` with the fields `value` gives,
+ * each checked against its upper bound in `limits`; an unknown name is rejected.
+ */
+function overrides<T extends { [K in keyof T]: number }>(
+  value: unknown,
+  field: string,
+  defaults: Readonly<T>,
+  limits: Record<keyof T, number>,
+  check: (value: unknown, field: string, max: number) => number,
+): T {
+  const names = Object.keys(limits) as (keyof T & string)[]
+  const given = expectOptions(value, field, names, `${field}.`)
+  const out: T = { ...defaults }
+  for (const name of names) {
     if (given[name] !== undefined)
-      out[name] = integerIn(given[name], `selectOptions.${name}`, 1, SELECT_LIMITS[name])
+      out[name] = check(given[name], `${field}.${name}`, limits[name]) as T[keyof T & string]
   }
   return out
 }

@@ -2,7 +2,8 @@ import { AUTO_REVIEW_EVERY_MS } from '../../core/options.ts'
 import { reviewLockName } from '../../storage/names.ts'
 import type { EngineContext } from '../engine-context.ts'
 import type { AutoReviewOptions } from '../engine-options.ts'
-import { lastReview, runReview } from './index.ts'
+import { runReview } from './index.ts'
+import { lastReview } from './progress.ts'
 
 /** How the automatic review runs; see `EngineOptions.autoReview`. */
 

@@ -1,3 +1,4 @@
+import { IMPORT_LINE_FIELDS } from '../../core/contract/fields.ts'
 import type { LimitOptions } from '../../core/options.ts'
 import type {
   ImportLineField,
@@ -6,13 +7,8 @@ import type {
   TrustLevel,
 } from '../../core/types.ts'
 import { expectArray, expectOptions, integerIn, oneOf } from '../../core/validate.ts'
-import {
-  IMPORT_LINE_FIELDS,
-  POISON_POLICIES,
-  TRUST_LEVELS,
-  trustRank,
-} from '../../core/vocabulary.ts'
-import { prepareWrite, REMEMBER_OPTION_NAMES } from '../write/prepare.ts'
+import { POISON_POLICIES, TRUST_LEVELS, trustRank } from '../../core/vocabulary.ts'
+import { prepareWrite } from '../write/prepare.ts'
 
 /** Largest `batchSize` an import accepts. */
 const MAX_IMPORT_BATCH = 10_000
@@ -26,9 +22,11 @@ const IMPORT_OPTIONS: Record<keyof ImportOptions, true> = {
   batchSize: true,
   trust: true,
 }
-/** What `defaults` may set: any `remember` option but a vector, which belongs to one text. */
-// A `supersedes` names one stored memory: no meaning for every line of a file.
-const DEFAULT_NAMES = REMEMBER_OPTION_NAMES.filter((n) => n !== 'vector' && n !== 'supersedes')
+/**
+ * What `defaults` may set: the fields a write sets, and its poison policy; not a vector, which
+ * belongs to one text, nor a `supersedes`, which names one stored memory.
+ */
+const DEFAULT_NAMES: readonly string[] = [...IMPORT_LINE_FIELDS, 'poison']
 
 /**
  * Checks `transfer.import` options; returns the batch size to use. The fields of `defaults` are

@@ -1,4 +1,9 @@
-import { EngramError, ImportFormatError, RejectedMemoryError } from '../../core/errors.ts'
+import {
+  EngramError,
+  ImportFormatError,
+  InvalidInputError,
+  RejectedMemoryError,
+} from '../../core/errors.ts'
 import type { LimitOptions } from '../../core/options.ts'
 import type { ImportOptions, PoisonPolicy, Relation } from '../../core/types.ts'
 import { integerIn, validateTime } from '../../core/validate.ts'
@@ -158,6 +163,9 @@ function atLine<T>(lineNo: number, check: () => T): T {
         error.rules,
         `line ${lineNo}: text matched the memory-poisoning screen: ${error.rules.join(', ')}`,
       )
+    }
+    if (error instanceof InvalidInputError) {
+      throw new ImportFormatError(lineNo, error.message, { fault: error.code, field: error.field })
     }
     const message =
       error instanceof EngramError || error instanceof Error ? error.message : String(error)

@@ -33,7 +33,8 @@ export interface WriteOutcome {
 }
 
 /**
- * The write path of DESIGN §4 for one batch, all or nothing, each stage in `write/`: exact
+ * The write path (docs/architecture.md §2, Write) for one batch, all or nothing, each stage in
+ * `write/`: exact
  * dedup (against the indexes and within the batch) → embedding, outside any transaction → near
  * dedup (against the vector index and the batch) → near-but-not-duplicate neighbours (`related`)
  * → the plan of rows and results → one

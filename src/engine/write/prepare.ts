@@ -1,11 +1,16 @@
+import {
+  FIELDS,
+  type FieldsSetBy,
+  IMPORT_LINE_FIELDS,
+  PATCH_FIELDS,
+  type WriteField,
+} from '../../core/contract/fields.ts'
 import { RejectedMemoryError } from '../../core/errors.ts'
-import { confidenceValue } from '../../core/lifecycle.ts'
 import type { LimitOptions } from '../../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, DEFAULT_TYPE } from '../../core/options.ts'
 import { screenText } from '../../core/poison/index.ts'
 import { dedupKey, normalizeText } from '../../core/text.ts'
 import type {
-  Confidence,
   Memory,
   MemoryPatch,
   PoisonPolicy,
@@ -14,38 +19,15 @@ import type {
   Tier,
   TrustLevel,
 } from '../../core/types.ts'
-import {
-  expectArray,
-  expectOptions,
-  numberIn,
-  oneOf,
-  validateAliases,
-  validateId,
-  validateName,
-  validateTags,
-  validateText,
-  validateTime,
-} from '../../core/validate.ts'
-import { validateMeta } from '../../core/validate-meta.ts'
-import { CONFIDENCE_LEVELS, POISON_POLICIES, TIERS, TRUST_LEVELS } from '../../core/vocabulary.ts'
+import { expectArray, expectOptions, oneOf, validateId } from '../../core/validate.ts'
+import { POISON_POLICIES } from '../../core/vocabulary.ts'
 
-// Kept while engine modules outside this one still import the printer from here.
-export { describe } from '../../core/validate.ts'
-
-/** Fields of a memory an import restores as they were exported; a fresh write sets them itself. */
+/**
+ * Fields of a memory an import restores as they were exported (every field only an import sets
+ * but its id and creation time, which it keeps apart); a fresh write sets them itself.
+ */
 export type RestoredFields = Partial<
-  Pick<
-    Memory,
-    | 'updatedAt'
-    | 'confirmedAt'
-    | 'confirmations'
-    | 'recallCount'
-    | 'lastRecalledAt'
-    | 'pageId'
-    | 'chunk'
-    | 'page'
-    | 'needsReview'
-  >
+  Pick<Memory, Exclude<FieldsSetBy<'import'>, FieldsSetBy<'remember'> | 'id' | 'createdAt'>>
 >
 
 /** A validated write, ready for dedup and storage. */
@@ -77,42 +59,24 @@ export interface PreparedWrite {
   restored?: RestoredFields
 }
 
-// Records, not lists, so the compiler insists every option of the type is named exactly once.
-const REMEMBER_OPTIONS: Record<keyof RememberOptions, true> = {
-  namespace: true,
-  type: true,
-  tags: true,
-  aliases: true,
-  source: true,
-  trust: true,
-  confidence: true,
-  tier: true,
-  summary: true,
-  supersedes: true,
-  expiresAt: true,
-  meta: true,
-  vector: true,
-  poison: true,
-}
-const PATCH_FIELDS: Record<keyof MemoryPatch, true> = {
-  text: true,
-  type: true,
-  tags: true,
-  aliases: true,
-  source: true,
-  trust: true,
-  confidence: true,
-  tier: true,
-  summary: true,
-  expiresAt: true,
-  meta: true,
-  poison: true,
-}
+/** Options of a write that are not fields of the memory it stores. */
+const WRITE_ONLY_OPTIONS = ['supersedes', 'vector', 'poison'] as const
 
-/** Option names `remember` accepts. */
-export const REMEMBER_OPTION_NAMES: readonly string[] = Object.keys(REMEMBER_OPTIONS)
+/** Option names `remember` accepts: the fields a write sets (`core/contract/fields.ts`), and the rest. */
+export const REMEMBER_OPTION_NAMES: readonly string[] = [
+  ...IMPORT_LINE_FIELDS,
+  ...WRITE_ONLY_OPTIONS,
+]
 const ITEM_FIELD_NAMES: readonly string[] = ['text', ...REMEMBER_OPTION_NAMES]
-const PATCH_FIELD_NAMES: readonly string[] = Object.keys(PATCH_FIELDS)
+const PATCH_FIELD_NAMES: readonly string[] = [...PATCH_FIELDS, 'poison']
+
+// The compiler insists the derived lists name every option of the types, and nothing else.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const rememberNamed: Same<WriteField | (typeof WRITE_ONLY_OPTIONS)[number], keyof RememberOptions> =
+  true
+const patchNamed: Same<FieldsSetBy<'update'> | 'poison', keyof MemoryPatch> = true
+void rememberNamed
+void patchNamed
 
 /**
  * Everything of a memory that recall hands back as words an LLM will read: the text (as written
@@ -213,32 +177,44 @@ function prepareFields(
   prefix: string,
 ): PreparedWrite {
   const at = (name: string) => `${prefix}${name}`
-  const clean = validateText(text, at('text'), limits.maxTextBytes)
+  const clean = FIELDS.text.check(text, at('text'), limits) as string
   const poison = oneOf(o.poison ?? 'reject', POISON_POLICIES, at('poison'))
-  const prepared: PreparedWrite = {
+  const fields: Partial<Record<WriteField, unknown>> = {}
+  for (const field of IMPORT_LINE_FIELDS) {
+    const given = o[field]
+    const fallback = WRITE_DEFAULTS[field]
+    const value = given ?? (fallback ? fallback(fields) : given)
+    // A write may say "no expiry" with null; other fields given null are checked, and refused.
+    if (value === undefined || (value === null && field === 'expiresAt')) continue
+    fields[field] = FIELDS[field].check(value, at(field), limits)
+  }
+  // Each value is what its field's check returns: the stored shape of that field.
+  const prepared = {
+    ...fields,
     text: clean,
     key: dedupKey(clean),
-    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, at('namespace')),
-    type: validateName(o.type ?? DEFAULT_TYPE, at('type')),
-    tags: validateTags(o.tags, at('tags'), limits.maxTags, limits.maxTagLength),
-    aliases: validateAliases(o.aliases, at('aliases'), limits.maxAliases, limits.maxAliasLength),
-    source: validateName(o.source ?? DEFAULT_SOURCE, at('source')),
-    trust: 'unverified',
+    tags: fields.tags ?? [],
+    aliases: fields.aliases ?? [],
     flags: [],
-  }
-  prepared.trust = oneOf(o.trust ?? defaultTrust(prepared.source), TRUST_LEVELS, at('trust'))
-  if (o.confidence !== undefined)
-    prepared.confidence = checkConfidence(o.confidence, at('confidence'))
-  if (o.tier !== undefined) prepared.tier = oneOf(o.tier, TIERS, at('tier'))
-  if (o.summary !== undefined)
-    prepared.summary = validateText(o.summary, at('summary'), MAX_SUMMARY_BYTES)
+  } as unknown as PreparedWrite
   if (o.supersedes !== undefined) prepared.supersedes = validateId(o.supersedes, at('supersedes'))
-  if (o.expiresAt !== undefined && o.expiresAt !== null)
-    prepared.expiresAt = validateTime(o.expiresAt, at('expiresAt'))
-  if (o.meta !== undefined) prepared.meta = validateMeta(o.meta, at('meta'))
   if (o.vector !== undefined) prepared.vector = o.vector
   prepared.flags = screen(screenedText(prepared), poison, prefix.replace(/\.$/, ''))
   return prepared
+}
+
+/**
+ * What a write that names no value for a field gets (`null` counts as none for these); a field
+ * not named here is left out, and the engine resolves it later (a tier from the type, a
+ * confidence from the source). The trust follows the source, checked just before it.
+ */
+const WRITE_DEFAULTS: Partial<
+  Record<WriteField, (fields: Partial<Record<WriteField, unknown>>) => unknown>
+> = {
+  namespace: () => DEFAULT_NAMESPACE,
+  type: () => DEFAULT_TYPE,
+  source: () => DEFAULT_SOURCE,
+  trust: (fields) => defaultTrust(fields.source as string),
 }
 
 /** Sources that are the user's own side of the conversation: the user, and the agent taking notes. */
@@ -250,15 +226,6 @@ const FIRST_PARTY_SOURCES: ReadonlySet<string> = new Set(['user', DEFAULT_SOURCE
  */
 export function defaultTrust(source: string): TrustLevel {
   return FIRST_PARTY_SOURCES.has(source) ? 'unverified' : 'untrusted'
-}
-
-/** Longest `summary`, in UTF-8 bytes: one line. */
-const MAX_SUMMARY_BYTES = 512
-
-/** A confidence given as a level word or a number 0..1, as the number stored. */
-function checkConfidence(value: unknown, field: string): number {
-  if (typeof value === 'number') return numberIn(value, field, 0, 1)
-  return confidenceValue(oneOf(value, CONFIDENCE_LEVELS, field) as Confidence)
 }
 
 export type PreparedPatch = Omit<MemoryPatch, 'expiresAt' | 'confidence' | 'summary'> & {
@@ -278,37 +245,20 @@ export type PreparedPatch = Omit<MemoryPatch, 'expiresAt' | 'confidence' | 'summ
  */
 export function preparePatch(patch: unknown, limits: LimitOptions): PreparedPatch {
   const p = expectOptions(patch, 'patch', PATCH_FIELD_NAMES, 'patch.', true) as MemoryPatch
-  const out: PreparedPatch = {}
+  const out: Record<string, unknown> = {}
   const poison = oneOf(p.poison ?? 'reject', POISON_POLICIES, 'patch.poison')
-  if (p.text !== undefined) {
-    out.text = validateText(p.text, 'patch.text', limits.maxTextBytes)
-    out.key = dedupKey(out.text)
+  for (const field of PATCH_FIELDS) {
+    const value = p[field]
+    if (value === undefined) continue
+    // null clears a summary or an expiry; other fields given null are checked, and refused.
+    const clears = value === null && (field === 'summary' || field === 'expiresAt')
+    out[field] = clears ? null : FIELDS[field].check(value, `patch.${field}`, limits)
   }
-  if (p.type !== undefined) out.type = validateName(p.type, 'patch.type')
-  if (p.tags !== undefined)
-    out.tags = validateTags(p.tags, 'patch.tags', limits.maxTags, limits.maxTagLength)
-  if (p.aliases !== undefined) {
-    out.aliases = validateAliases(
-      p.aliases,
-      'patch.aliases',
-      limits.maxAliases,
-      limits.maxAliasLength,
-    )
-  }
-  if (p.source !== undefined) out.source = validateName(p.source, 'patch.source')
-  if (p.trust !== undefined) out.trust = oneOf(p.trust, TRUST_LEVELS, 'patch.trust')
-  if (p.confidence !== undefined) out.confidence = checkConfidence(p.confidence, 'patch.confidence')
-  if (p.tier !== undefined) out.tier = oneOf(p.tier, TIERS, 'patch.tier')
-  if (p.summary !== undefined)
-    out.summary =
-      p.summary === null ? null : validateText(p.summary, 'patch.summary', MAX_SUMMARY_BYTES)
-  if (p.expiresAt !== undefined)
-    out.expiresAt = p.expiresAt === null ? null : validateTime(p.expiresAt, 'patch.expiresAt')
-  if (p.meta !== undefined) out.meta = validateMeta(p.meta, 'patch.meta')
+  if (typeof out.text === 'string') out.key = dedupKey(out.text)
   if (poison === 'reject') {
     const named = [out.source, out.type].filter((s) => s !== undefined)
     if (named.length > 0) screen(named.join('\n'), poison, 'patch')
   }
   out.poison = poison
-  return out
+  return out as PreparedPatch
 }

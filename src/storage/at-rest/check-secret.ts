@@ -11,7 +11,7 @@ import { DEFAULT_KDF_ITERATIONS } from './kdf.ts'
  * @throws InvalidInputError `BAD_OPTION` at `field` or one of its keys.
  * @example
  * checkAtRestSecret({ passphrase: '' }, 'encryption')
- * // => throws [BAD_OPTION] encryption.passphrase: expected a non-empty passphrase, got ''
+ * // => throws InvalidInputError { code: 'BAD_OPTION', field: 'encryption.passphrase' }: expected a non-empty passphrase, got ''
  */
 export function checkAtRestSecret(value: unknown, field: string): AtRestSecret {
   const o = expectOptions(value, field, ['passphrase', 'iterations', 'key'], `${field}.`, true)

@@ -1,6 +1,9 @@
+import { FIELDS, fieldsWhere } from '../../core/contract/fields.ts'
+
 /**
  * Which fields of each table stay readable under encryption at rest. Everything not listed as
- * plain is sealed, so a field added later is encrypted unless someone decides otherwise here.
+ * plain is sealed, so a field added later is encrypted unless someone decides otherwise here
+ * (for a memory, in its row of `core/contract/fields.ts`, from which its rule is derived).
  *
  * Plain: primary keys, the indexed fields queries need (`namespace`, `type`, `pageId`, `model`,
  * `at`) and lifecycle numbers (dates, counts, confidence, tier), which say when and how often,
@@ -22,29 +25,19 @@ const rule = (plain: string[], hashed: TableRule['hashed'] = {}): TableRule => (
   hashed,
 })
 
+/** The hashed fields of a memory, as `core/contract/fields.ts` marks them (`key`, `tags`). */
+function memoryHashes(): TableRule['hashed'] {
+  const hashed: Record<string, 'one' | 'each'> = {}
+  for (const field of fieldsWhere((row) => row.atRest.startsWith('hashed'))) {
+    hashed[field] = FIELDS[field].atRest === 'hashed-each' ? 'each' : 'one'
+  }
+  return hashed
+}
+
 export const AT_REST_RULES: Readonly<Record<string, TableRule>> = {
   memories: rule(
-    [
-      'id',
-      'namespace',
-      'type',
-      'trust',
-      'confidence',
-      'tier',
-      'needsReview',
-      'archivedAt',
-      'createdAt',
-      'updatedAt',
-      'confirmedAt',
-      'confirmations',
-      'recallCount',
-      'lastRecalledAt',
-      'expiresAt',
-      'pageId',
-      'chunk',
-    ],
-    // `key` is the normalised text (exact dedup's unique index); tags are indexed too.
-    { key: 'one', tags: 'each' },
+    fieldsWhere((row) => row.atRest === 'plain'),
+    memoryHashes(),
   ),
   // An embedding leaks meaning: nearest neighbours of a known text find its paraphrases.
   vectors: rule(['id', 'model', 'dims']),

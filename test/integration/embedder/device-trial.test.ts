@@ -12,6 +12,7 @@ import {
   openPipe,
   type PipelineSpec,
 } from '../../../src/embedder/transformers-pipeline.ts'
+import { eventually } from '../../helpers/eventually.ts'
 
 const MODELS = fileURLToPath(new URL('../../../.models', import.meta.url))
 
@@ -58,8 +59,8 @@ function backend(device: string, work: number, preloaded?: LoadedPipe): Probe {
   return probe
 }
 
-async function settled(probe: Probe, disposed = 1): Promise<void> {
-  while (probe.disposed < disposed) await new Promise((r) => setTimeout(r, 10))
+function settled(probe: Probe, disposed = 1): Promise<void> {
+  return eventually(() => probe.disposed >= disposed, `${disposed} pipeline(s) released`)
 }
 
 beforeAll(async () => {

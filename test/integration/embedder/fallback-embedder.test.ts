@@ -74,7 +74,8 @@ describe('FallbackEmbedder', () => {
     const [vector] = await embedder.embed(['loads on first use'], { kind: 'passage' })
     expect(vector).toHaveLength(384)
     expect(built).toEqual({ [MISSING]: 0, [NGRAM]: 1 })
-    expect(embedder.stats().fallback).toEqual(reason)
+    // The embedder classifies the error text it was given: a 404 is a file not found.
+    expect(embedder.stats().fallback).toEqual({ ...reason, failure: { reason: 'not-found' } })
   })
 
   it('moves on from a link that cannot even be built, and fails with the last link', async () => {

@@ -5,6 +5,7 @@ import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { callMethod, MEMORY_METHOD_PATHS } from '../../../src/host/protocol.ts'
 import { closingEngines } from '../../helpers/engine.ts'
+import { eventually } from '../../helpers/eventually.ts'
 import { bytesOccur, numericArraysIn, rawRows, sharedIdb, textsIn } from './at-rest-helpers.ts'
 
 const engine = closingEngines()
@@ -41,10 +42,8 @@ async function seeded(name: string, env = sharedIdb(), encryption: AtRestSecret 
 }
 
 /** Waits until the recall log holds `n` entries (it is written off the answer path). */
-async function logged(e: MemoryEngine, n: number) {
-  for (let i = 0; i < 200 && (await e.inspect.recallLog()).length < n; i++) {
-    await new Promise((r) => setTimeout(r, 5))
-  }
+function logged(e: MemoryEngine, n: number): Promise<void> {
+  return eventually(async () => (await e.inspect.recallLog()).length >= n, `${n} recalls logged`)
 }
 
 const SECRETS_ON_DISK = [

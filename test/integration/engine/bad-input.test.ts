@@ -18,7 +18,14 @@ type Call = (e: MemoryEngine, id: string) => Promise<unknown>
 /** `row` files a case under a row of the matrix in docs/reliability.md when its field does not say. */
 type Expected = (
   | { code: InvalidInputCode; field?: string }
-  | { name: 'ImportFormatError'; line: number; match?: RegExp }
+  | {
+      name: 'ImportFormatError'
+      line: number
+      match?: RegExp
+      /** The input error behind the line's fault, when one field failed its check. */
+      fault?: InvalidInputCode
+      field?: string
+    }
   | { name: 'MemoryNotFoundError' }
 ) & { row?: InputRowId }
 
@@ -720,12 +727,24 @@ const IMPORT: [string, Call, Expected][] = [
   [
     'a line without text',
     (e) => e.transfer.import(`${good}\n{"tags":["x"]}`),
-    { name: 'ImportFormatError', line: 2, match: /BAD_OPTION/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'BAD_OPTION',
+      field: 'text',
+      match: /expected a string, got undefined \(text\)$/,
+    },
   ],
   [
     'a line whose text has a bidi override',
     (e) => e.transfer.import(`${good}\n{"text":"a \\u202E b"}`),
-    { name: 'ImportFormatError', line: 2, match: /BIDI_CONTROL/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'BIDI_CONTROL',
+      field: 'text',
+      match: /expected no bidi embedding, override or isolate, got U\+202E/,
+    },
   ],
   [
     'a line with an unknown trust',
@@ -765,27 +784,57 @@ const IMPORT: [string, Call, Expected][] = [
   [
     'a line whose namespace has a bidi isolate',
     (e) => e.transfer.import(`${good}\n{"text":"x","namespace":"ns\\u2066"}`),
-    { name: 'ImportFormatError', line: 2, match: /BIDI_CONTROL\] namespace/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'BIDI_CONTROL',
+      field: 'namespace',
+      match: /expected no bidi .*, got U\+2066 at index 2 \(namespace\)$/,
+    },
   ],
   [
     'a line whose type holds NUL',
     (e) => e.transfer.import(`${good}\n{"text":"x","type":"fact\\u0000"}`),
-    { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] type/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'CONTROL_CHARACTER',
+      field: 'type',
+      match: /expected no control characters, got U\+0000 at index 4 \(type\)$/,
+    },
   ],
   [
     'a line whose source has a tag character',
     (e) => e.transfer.import(`${good}\n{"text":"x","source":"web\\udb40\\udc41"}`),
-    { name: 'ImportFormatError', line: 2, match: /HIDDEN_CHARACTER\] source/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'HIDDEN_CHARACTER',
+      field: 'source',
+      match: /expected no invisible characters, got U\+E0041 at index 3 \(source\)$/,
+    },
   ],
   [
     'a line whose meta string holds a bell',
     (e) => e.transfer.import(`${good}\n{"text":"x","meta":{"who":["Ana\\u0007"]}}`),
-    { name: 'ImportFormatError', line: 2, match: /CONTROL_CHARACTER\] meta\.who\[0\]/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'CONTROL_CHARACTER',
+      field: 'meta.who[0]',
+      match: /expected no control characters, got U\+0007 .*\(meta\.who\[0\]\)$/,
+    },
   ],
   [
     'a line whose meta is too large',
     (e) => e.transfer.import(`${good}\n{"text":"x","meta":{"blob":"${'x'.repeat(17_000)}"}}`),
-    { name: 'ImportFormatError', line: 2, match: /META_TOO_LARGE/ },
+    {
+      name: 'ImportFormatError',
+      line: 2,
+      fault: 'META_TOO_LARGE',
+      field: 'meta',
+      match: /expected at most 16384 bytes as JSON, got more \(meta\)$/,
+    },
   ],
   [
     'a line with a createdAt that is not a time',
@@ -852,6 +901,9 @@ async function expectRejected(call: Promise<unknown>, expected: Expected): Promi
   } else if (expected.name === 'ImportFormatError') {
     expect(error).toBeInstanceOf(ImportFormatError)
     expect(error).toMatchObject({ code: 'IMPORT_FORMAT', line: expected.line })
+    if (expected.fault) {
+      expect(error).toMatchObject({ fault: expected.fault, field: expected.field })
+    }
     if (expected.match) expect((error as Error).message).toMatch(expected.match)
   } else {
     expect(error).toBeInstanceOf(MemoryNotFoundError)

@@ -111,7 +111,9 @@ describe('strings other than the text', () => {
       await expect(e.transfer.import(line)).rejects.toMatchObject({
         name: 'ImportFormatError',
         line: 1,
-        message: expect.stringMatching(/HIDDEN_CHARACTER\] namespace/),
+        fault: 'HIDDEN_CHARACTER',
+        field: 'namespace',
+        message: expect.stringMatching(/expected no invisible characters, .*\(namespace\)$/),
       })
       expect((await stored(e)).map((m) => m.text)).toEqual(['The seeded memory'])
       await e.close()

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../src/core/options.ts'
 import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
 import { closingEngines, manualClock } from '../../helpers/engine.ts'
+import { eventually } from '../../helpers/eventually.ts'
 
 const engine = closingEngines()
 
 /** Waits for the batched recall counters to land (they are written off the answer path). */
-async function counted(e: MemoryEngine, id: string, n: number) {
-  for (let i = 0; i < 200; i++) {
-    if ((await e.get(id))?.recallCount === n) return
-    await new Promise((r) => setTimeout(r, 10))
-  }
-  throw new Error(`recallCount of ${id} never reached ${n}`)
+function counted(e: MemoryEngine, id: string, n: number): Promise<void> {
+  return eventually(
+    async () => (await e.get(id))?.recallCount === n,
+    `recallCount of ${id} reached ${n}`,
+  )
 }
 
 describe('tiers and expiry', () => {

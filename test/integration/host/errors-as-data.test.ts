@@ -1,7 +1,8 @@
 /**
- * Errors over a real MessageChannel, the way the worker sends them: the far side throws
- * through `sendingErrorsAsData` behind `Comlink.expose`, the near side awaits the call through
- * the client's `watchEndpoint` guard, which rebuilds the class by name.
+ * Errors over a real MessageChannel, the way the worker sends them: the far side simply throws
+ * behind `Comlink.expose`, and the one `'throw'` transfer handler (`sendErrorsAsData`, which
+ * the host and the client's `watchEndpoint` register) carries them as data and rebuilds the
+ * class by name on the near side.
  */
 import * as Comlink from 'comlink'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -27,7 +28,7 @@ import {
   SyncStateError,
   WorkerTerminatedError,
 } from '../../../src/core/errors.ts'
-import { sendingErrorsAsData } from '../../../src/host/errors-as-data.ts'
+import { errorsAsData, sendErrorsAsData } from '../../../src/host/errors-as-data.ts'
 
 /** One of each catalogue class, with awkward values: quotes, colons, `: ` inside fields. */
 const EXAMPLES: EngramError[] = [
@@ -37,7 +38,9 @@ const EXAMPLES: EngramError[] = [
   new StorageError('the write failed: "AbortError"'),
   new StorageFullError(),
   new MemoryClosedError('another tab upgraded the database'),
-  new EmbedderUnavailableError('model "x/y" could not load: 404'),
+  new EmbedderUnavailableError('model "x/y" could not load: 404', {
+    failure: { reason: 'not-found', file: 'https://a.example/x/y/onnx/model.onnx' },
+  }),
   new WorkerTerminatedError('the memory worker failed: out of memory'),
   new ImportFormatError(7, 'line 3: looks like a line number but is the message'),
   new AccessDeniedError('https://a.example:8443', 'https://a.example:8443 was "denied": revoked'),
@@ -60,8 +63,8 @@ function fields(error: Error): Record<string, unknown> {
 }
 
 interface Thrower {
-  fail(index: number): Promise<never>
-  failWith(value: unknown): Promise<never>
+  fail(index: number): Promise<void>
+  failWith(value: unknown): Promise<void>
 }
 
 const ports: MessagePort[] = []
@@ -73,15 +76,14 @@ function connect() {
   const { port1, port2 } = new MessageChannel()
   ports.push(port1, port2)
   const far: Thrower = {
-    fail: (index) =>
-      sendingErrorsAsData(() => {
-        throw EXAMPLES[index]
-      }),
-    failWith: (value) =>
-      sendingErrorsAsData(() => {
-        throw value
-      }),
+    fail: async (index) => {
+      throw EXAMPLES[index]
+    },
+    failWith: async (value) => {
+      throw value
+    },
   }
+  sendErrorsAsData()
   Comlink.expose(far, port1)
   const remote = Comlink.wrap<Thrower>(port2)
   const link = watchEndpoint(port2, () => {})
@@ -122,5 +124,62 @@ describe('errors crossing a MessageChannel as data', () => {
     expect(range).toMatchObject({ name: 'RangeError', message: 'k out of range' })
     const text = await link.guard(remote.failWith('plain words')).catch((e: unknown) => e)
     expect(text).toBe('plain words')
+  })
+
+  it('rebuilds each class without the guard too: the handler, not a wrapper, does it', async () => {
+    const { remote } = connect()
+    for (const [index, sent] of EXAMPLES.entries()) {
+      const error = await remote.fail(index).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(sent.constructor)
+      expect(error).toMatchObject({ name: sent.name, code: sent.code, message: sent.message })
+    }
+  })
+
+  it('carries the code, field and detail of an InvalidInputError, and the message without a [CODE] prefix', async () => {
+    const { remote } = connect()
+    const error = await remote.fail(0).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(InvalidInputError)
+    expect(error).toMatchObject({
+      code: 'BAD_OPTION',
+      field: 'meta["a: b"]',
+      detail: 'expected plain data, got "x": y',
+      message: 'expected plain data, got "x": y (meta["a: b"])',
+    })
+  })
+
+  it('carries why a model failed to load as data', async () => {
+    const { remote } = connect()
+    const error = await remote.fail(6).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(EmbedderUnavailableError)
+    expect(error).toMatchObject({
+      code: 'EMBEDDER_UNAVAILABLE',
+      reason: 'not-found',
+      file: 'https://a.example/x/y/onnx/model.onnx',
+    })
+  })
+
+  it('rebuilds a thrown TypeError as an Error with its name, message and stack', async () => {
+    const { remote } = connect()
+    const sent = new TypeError('cannot read "x" of undefined')
+    const error = await remote.failWith(sent).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect(error).not.toBeInstanceOf(EngramError)
+    expect(error).toMatchObject({ name: 'TypeError', message: 'cannot read "x" of undefined' })
+    expect((error as Error).stack).toBe(sent.stack)
+  })
+
+  it('is registered once: a second registration keeps the same handler', () => {
+    sendErrorsAsData()
+    sendErrorsAsData()
+    expect(Comlink.transferHandlers.get('throw')).toBe(errorsAsData)
+  })
+
+  it("sends Comlink's own wire shape, so an end without the handler still reads name and message", () => {
+    const [wire] = errorsAsData.serialize({ value: new RecallBusyError() })
+    expect(wire).toMatchObject({
+      isError: true,
+      value: { name: 'RecallBusyError', code: 'RECALL_BUSY', message: expect.any(String) },
+    })
+    expect(() => errorsAsData.deserialize(wire)).toThrow(RecallBusyError)
   })
 })

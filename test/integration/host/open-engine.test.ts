@@ -8,6 +8,7 @@ import { DAY_MS } from '../../../src/core/options.ts'
 import { type OpenedEngine, openEngine } from '../../../src/host/open-engine.ts'
 import type { WorkerOpenOptions } from '../../../src/host/protocol.ts'
 import { EngramDatabase } from '../../../src/storage/index.ts'
+import { eventually } from '../../helpers/eventually.ts'
 
 const opened: OpenedEngine[] = []
 afterEach(async () => {
@@ -56,9 +57,7 @@ describe('openEngine', () => {
     // A second connection only reads the review's record: nothing here runs a review itself.
     const db = new EngramDatabase(engine.name, { indexedDB, IDBKeyRange })
     try {
-      for (let i = 0; i < 300 && !(await db.meta.get('review:done')); i++) {
-        await new Promise((r) => setTimeout(r, 10))
-      }
+      await eventually(async () => Boolean(await db.meta.get('review:done')), 'a review ran')
       expect(await db.meta.get('review:done')).toMatchObject({ value: { completedAt: now } })
     } finally {
       db.close()

@@ -73,12 +73,6 @@ export async function contents(engine: MemoryEngine): Promise<Map<string, Memory
   return new Map(page.items.map((m) => [m.text, m]))
 }
 
-/** Polls `check` until it holds or `ms` pass (the replicator's timing is its own). */
-export async function eventually(check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms
-  for (;;) {
-    if (await check()) return
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+// The replicator's timing is its own: the sync tests wait with the one helper, which the test's
+// timeout bounds.
+export { eventually } from '../../helpers/eventually.ts'

@@ -238,7 +238,7 @@ describe('sync between two devices', () => {
     await eventually(async () => {
       const info = (await (await fetch(url)).json()) as { doc_count?: number }
       return info.doc_count === held + 1
-    }, 60_000)
+    }, 'the restarted server holds every document')
     await syncA.stop()
     await syncOnce(b, { url, key })
     expect(await b.engine.count({})).toBe(held)

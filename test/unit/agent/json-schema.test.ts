@@ -93,7 +93,8 @@ describe('checkArguments', () => {
   it('names an argument of the wrong type, and says what was expected and given', () => {
     const error = thrown(() => checkArguments(schema, { query: 'x', k: 2.5 }))
     expect(error).toMatchObject({ code: 'BAD_OPTION', field: 'k' })
-    expect(error.message).toBe('[BAD_OPTION] k: expected an integer or null, got 2.5')
+    expect(error).toMatchObject({ detail: 'expected an integer or null, got 2.5' })
+    expect(error.message).toBe('expected an integer or null, got 2.5 (k)')
   })
 
   it('names the array item at fault by its index', () => {

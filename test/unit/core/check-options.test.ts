@@ -7,6 +7,7 @@ import {
   nonEmptyString,
   numberIn,
   oneOf,
+  optionNames,
 } from '../../../src/core/check-options.ts'
 import { InvalidInputError } from '../../../src/core/errors.ts'
 import { checkBatchSize, checkEmbedArgs } from '../../../src/embedder/checks.ts'
@@ -25,8 +26,16 @@ function failure(run: () => unknown, field: string): InvalidInputError {
   throw new Error('expected a throw')
 }
 
-/** The message without whatever prefix `core/errors.ts` gives it. */
-const said = (error: InvalidInputError) => error.message.replace(/^\[[A-Z_]+\] [^:]*: /, '')
+/** What the check said, without the field `core/errors.ts` adds to the message around it. */
+const said = (error: InvalidInputError) =>
+  (error as { detail?: string }).detail ??
+  error.message.replace(/^\[[A-Z_]+\] [^:]*: /, '').replace(/ \([^)]*\)$/, '')
+
+// Type tests (`tsc --noEmit` covers test/): an option list must name every key, and no other.
+// @ts-expect-error a key of the type left out of the list is a type error
+optionNames<{ a?: number; b?: number }>()(['a'])
+// @ts-expect-error a name the type lacks is a type error
+optionNames<{ a?: number }>()(['a', 'z'])
 
 const SYNC = { url: 'https://couch.example/db', passphrase: 'correct horse' }
 
@@ -95,5 +104,9 @@ group('one option-check dialect', () => {
     )
     expect(nonEmptyString('a', 'f')).toBe('a')
     expect(oneOf('a', ['a'], 'f')).toBe('a')
+  })
+
+  it('lists the option names a type has', () => {
+    expect(optionNames<{ k?: number; mode?: string }>()(['k', 'mode'])).toEqual(['k', 'mode'])
   })
 })

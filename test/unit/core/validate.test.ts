@@ -431,9 +431,11 @@ describe('assertOneOf', () => {
 })
 
 describe('errors', () => {
-  it('carry the code and field in the message, for revival across a worker', () => {
+  it('carry the code and field as fields, and the field after the message, for a log line', () => {
     const error = failure(() => validateText('', 'items[0].text', 10))
-    expect(error.message).toMatch(/^\[EMPTY_TEXT\] items\[0\]\.text: expected/)
+    expect(error).toMatchObject({ code: 'EMPTY_TEXT', field: 'items[0].text' })
+    expect(error.message).toMatch(/^expected .* \(items\[0\]\.text\)$/)
+    expect(error.message).not.toMatch(/\[EMPTY_TEXT\]/)
   })
 })
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../src/core/options.ts'
-import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../helpers/engine.ts'
-import { NEAR_A, NEAR_B } from '../../unit/engine/fixtures.ts'
-import { guide } from './pages/page-fixture.ts'
+import { DAY_MS } from '../../../../src/core/options.ts'
+import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../../helpers/engine.ts'
+import { NEAR_A, NEAR_B } from '../../../unit/engine/fixtures.ts'
+import { guide } from '../pages/page-fixture.ts'
 
 const engine = closingEngines()
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../src/core/options.ts'
-import type { JudgeCase } from '../../../src/core/types.ts'
-import type { EngineOptions } from '../../../src/engine/engine-options.ts'
-import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../helpers/engine.ts'
-import { NEAR_A, NEAR_B } from '../../unit/engine/fixtures.ts'
+import { DAY_MS } from '../../../../src/core/options.ts'
+import type { JudgeCase } from '../../../../src/core/types.ts'
+import type { EngineOptions } from '../../../../src/engine/engine-options.ts'
+import { closingEngines, freshIdb, manualClock, openTestEngine } from '../../../helpers/engine.ts'
+import { eventually } from '../../../helpers/eventually.ts'
+import { NEAR_A, NEAR_B } from '../../../unit/engine/fixtures.ts'
 
 const engine = closingEngines()
 
@@ -67,8 +68,7 @@ describe('review', () => {
     const note = await e.remember('The parking spot is B12', { tier: 'working' })
     for (let i = 1; i <= 3; i++) {
       await e.recall('parking spot', { log: false })
-      for (let t = 0; t < 100 && (await e.get(note.id))?.recallCount !== i; t++)
-        await new Promise((r) => setTimeout(r, 10))
+      await eventually(async () => (await e.get(note.id))?.recallCount === i, `recall ${i} counted`)
     }
     expect((await e.review()).promoted).toEqual([{ id: note.id, tier: 'episodic' }])
     expect((await e.get(note.id))?.tier).toBe('episodic')

@@ -1,7 +1,8 @@
 import type { Dexie } from 'dexie'
 import { describe, expect, it } from 'vitest'
-import { DAY_MS } from '../../../src/core/options.ts'
-import { closingEngines, freshIdb } from '../../helpers/engine.ts'
+import { DAY_MS } from '../../../../src/core/options.ts'
+import { closingEngines, freshIdb } from '../../../helpers/engine.ts'
+import { eventually } from '../../../helpers/eventually.ts'
 
 const engine = closingEngines()
 
@@ -26,8 +27,10 @@ describe('the automatic review', () => {
     let db: Dexie | undefined
     const e = await engine({ autoReview: { idleMs: 20 }, onDatabase: (d) => (db = d) })
     await e.remember('The owner prefers metric units')
-    for (let i = 0; i < 200 && !(await db!.table('meta').get('review:done')); i++)
-      await new Promise((r) => setTimeout(r, 10))
+    await eventually(
+      async () => Boolean(await db!.table('meta').get('review:done')),
+      'a review ran',
+    )
     expect(await db!.table('meta').get('review:done')).toMatchObject({
       value: { completedAt: expect.any(Number) },
     })

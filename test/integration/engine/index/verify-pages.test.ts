@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { Memory } from '../../../src/core/types.ts'
-import { closingEngines, freshIdb } from '../../helpers/engine.ts'
-import { guide } from './pages/page-fixture.ts'
+import type { Memory } from '../../../../src/core/types.ts'
+import { closingEngines, freshIdb } from '../../../helpers/engine.ts'
+import { guide } from '../pages/page-fixture.ts'
 
 const engine = closingEngines()
 

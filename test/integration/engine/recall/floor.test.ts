@@ -3,12 +3,12 @@
  * embedder, whose calibration comes from the model table.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
-import { InvalidInputError } from '../../../src/core/errors.ts'
-import type { Embedder, EmbedKind, RecallOptions } from '../../../src/core/types.ts'
-import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
-import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { closingEngines } from '../../helpers/engine.ts'
-import { TEST_SEED, uniform } from '../../helpers/random.ts'
+import { InvalidInputError } from '../../../../src/core/errors.ts'
+import type { Embedder, EmbedKind, RecallOptions } from '../../../../src/core/types.ts'
+import { NgramEmbedder } from '../../../../src/embedder/ngram-embedder.ts'
+import type { MemoryEngine } from '../../../../src/engine/memory-engine.ts'
+import { closingEngines } from '../../../helpers/engine.ts'
+import { TEST_SEED, uniform } from '../../../helpers/random.ts'
 
 const open = closingEngines()
 

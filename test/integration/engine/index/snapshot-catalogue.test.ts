@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { Memory } from '../../../src/core/types.ts'
-import { EngramDatabase } from '../../../src/storage/index.ts'
-import { closingEngines, freshIdb } from '../../helpers/engine.ts'
+import type { Memory } from '../../../../src/core/types.ts'
+import { EngramDatabase } from '../../../../src/storage/index.ts'
+import { closingEngines, freshIdb } from '../../../helpers/engine.ts'
 
 const engine = closingEngines()
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MemoryEngine } from '../../../src/engine/memory-engine.ts'
-import { openTestEngine } from '../../helpers/engine.ts'
+import type { MemoryEngine } from '../../../../src/engine/memory-engine.ts'
+import { openTestEngine } from '../../../helpers/engine.ts'
 
 // Regression tests for misfires found with `npm run eval` on LoCoMo (docs/quality.md).
 
