@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^engram\/agent$/, replacement: src('agent/index.ts') },
       { find: /^engram\/connect$/, replacement: src('connect/index.ts') },
       { find: /^engram\/sync$/, replacement: src('sync/index.ts') },
+      { find: /^engram\/engine$/, replacement: src('engine/index.ts') },
     ],
   },
   test: {
