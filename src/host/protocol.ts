@@ -80,6 +80,7 @@ type EngineHostKey =
   | 'IDBKeyRange'
   | 'embedder'
   | 'clock'
+  | 'newId'
   | 'onEvent'
   | 'writeLock'
   | 'onDatabase'
