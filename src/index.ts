@@ -72,6 +72,7 @@ export {
   DOOR_DEFAULTS,
 } from './core/options.ts'
 export { analyseText, screenText } from './core/poison/index.ts'
+export { startingSyncStatus } from './core/sync-status.ts'
 export type * from './core/types.ts'
 export {
   CONFIDENCE_LEVELS,

@@ -62,8 +62,6 @@ export interface AppContext {
   emit<K extends Bare>(signal: K): void
   emit<K extends keyof AppSignals>(signal: K, detail: AppSignals[K]): void
   on<K extends keyof AppSignals>(signal: K, listener: Listener<AppSignals[K]>): void
-  /** @deprecated `on('replaced', listener)`; kept while `model-panel.ts` calls it. */
-  onReplaced(listener: () => void): void
   /**
    * Shows `memory`, named `name`, in place of the current one (already closed by the caller):
    * the screen is wiped as on a lock, then every panel refreshes from the new memory.
@@ -126,7 +124,6 @@ export function createContext(
     onEvent: (listener) => bus.on(listener),
     emit,
     on,
-    onReplaced: (listener) => on('replaced', listener),
     replace(next, name) {
       emit('locked')
       current = next

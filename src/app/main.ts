@@ -13,6 +13,7 @@ import { createContext, EventBus, type OpenMemory } from './context.ts'
 import { byId } from './dom.ts'
 import { mountEncryptionSetting, openUnlocked } from './encryption-setting.ts'
 import { describeError } from './field-errors.ts'
+import { mountImportPanel } from './import-panel.ts'
 import { mountMemoriesPanel } from './memories-panel.ts'
 import { mountModelCard } from './model-card.ts'
 import { mountModelPanel } from './model-panel.ts'
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   mountReviewPanel(ctx)
   mountPagesPanel(ctx)
   mountTransferPanel(ctx)
+  mountImportPanel(ctx)
   mountStoragePanel(ctx)
   mountSyncPanel(ctx)
   mountEncryptionSetting(ctx)

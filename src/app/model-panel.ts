@@ -237,7 +237,7 @@ export function mountModelPanel(ctx: AppContext): { sync(): Promise<void> } {
     }
   }
 
-  ctx.onReplaced(() => void sync())
+  ctx.on('replaced', () => void sync())
   return { sync }
 }
 

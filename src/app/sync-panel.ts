@@ -1,4 +1,4 @@
-import type { SyncHandle, SyncStatus } from '../index.ts'
+import { type SyncHandle, type SyncStatus, startingSyncStatus } from '../index.ts'
 import type { AppContext } from './context.ts'
 import { h, mountCard } from './dom.ts'
 import { describeError } from './field-errors.ts'
@@ -17,17 +17,6 @@ const STATE_TEXT: Record<SyncStatus['state'] | 'off', string> = {
   complete: 'complete',
   stopped: 'stopped',
   error: 'error',
-}
-
-const STARTING: SyncStatus = {
-  state: 'starting',
-  pushed: 0,
-  pulled: 0,
-  applied: 0,
-  conflicts: 0,
-  nearDuplicates: 0,
-  refused: { tampered: 0, rollback: 0, deletion: 0, oversized: 0 },
-  repaired: 0,
 }
 
 /**
@@ -125,7 +114,7 @@ export function mountSyncPanel(ctx: AppContext): void {
       ? { username: username.value.trim(), password: password.value }
       : undefined
     password.value = ''
-    show(STARTING)
+    show(startingSyncStatus())
     localStorage.setItem(URL_KEY, url.value)
     localStorage.setItem(USER_KEY, username.value.trim())
     ctx.memory.sync

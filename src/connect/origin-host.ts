@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink'
+import { sendErrorsAsData } from '../host/errors-as-data.ts'
 import type { MemoryHost, WorkerOpenOptions } from '../host/protocol.ts'
 import { type OriginEvents, originEvents } from './origin-events.ts'
-import { guard } from './origin-namespaces.ts'
 import { type OriginAccess, scopeToOrigin } from './origin-scope.ts'
 
 /**
@@ -15,10 +15,12 @@ export function createOriginHost(
   memory: WorkerOpenOptions,
   access: OriginAccess,
 ): MemoryHost {
+  // What it throws (a refusal, the engine's errors) crosses to the origin as data.
+  sendErrorsAsData()
   const opened: OriginEvents[] = []
   return {
     async open(_asked, onEvent) {
-      await guard(() => access.namespaces())
+      await access.namespaces()
       const events = originEvents(access, onEvent)
       opened.push(events)
       try {

@@ -8,40 +8,9 @@
  */
 
 import type { ModelFailure, ModelFailureReason } from './contract/embedder.ts'
+import { codedError, EngramError, messageError } from './error-base.ts'
 
-export abstract class EngramError extends Error {
-  abstract readonly code: string
-}
-
-/**
- * A catalogue class whose only data is its message: a `name`, one `code`, and the message used
- * when none is given.
- */
-function messageError<const Name extends string, const Code extends string>(
-  name: Name,
-  code: Code,
-  fallback: string,
-) {
-  return class extends EngramError {
-    override readonly name: Name = name
-    readonly code: Code = code
-    constructor(message: string = fallback, options?: { cause?: unknown }) {
-      super(message, options)
-    }
-  }
-}
-
-/** A catalogue class with several codes, which the thrower picks. */
-function codedError<const Name extends string, Code extends string>(name: Name) {
-  return class extends EngramError {
-    override readonly name: Name = name
-    readonly code: Code
-    constructor(code: Code, message: string, options?: { cause?: unknown }) {
-      super(message, options)
-      this.code = code
-    }
-  }
-}
+export { EngramError }
 
 /** What was wrong with an input. Stable: callers switch on it. */
 export type InvalidInputCode =

@@ -1,3 +1,5 @@
+import type { Table } from 'dexie'
+import { monotonicFactory } from 'ulidx'
 import type { EngramError } from '../core/errors.ts'
 import { MemoryClosedError } from '../core/errors.ts'
 import {
@@ -55,6 +57,11 @@ export class EngineContext {
   readonly keywordOptions: Partial<KeywordIndexOptions>
   readonly optionsHash: string
   readonly clock: () => number
+  /**
+   * Ids of new memories and pages: one monotonic ULID factory per engine, so ids made in one
+   * millisecond still sort in the order they were made (the review walks ids in order).
+   */
+  readonly newId: () => string
   readonly snapshotEvery: number
   readonly recallLogSize: number
   readonly writeBatch: number
@@ -64,6 +71,7 @@ export class EngineContext {
   readonly connection = new ConnectionState()
   readonly upkeep: IndexUpkeep
   readonly #onEvent: ((event: MemoryEvent) => void) | undefined
+  #backfill: (() => void) | undefined
   readonly #background = new Set<Promise<unknown>>()
 
   constructor(options: EngineOptions, db: EngramDatabase) {
@@ -89,6 +97,7 @@ export class EngineContext {
     this.keywordOptions = options.keyword ?? {}
     this.optionsHash = optionsHash(this.keywordOptions)
     this.clock = options.clock ?? Date.now
+    this.newId = options.newId ?? monotonicFactory()
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY
     this.recallLogSize = options.recallLogSize ?? DEFAULT_RECALL_LOG_SIZE
     this.writeBatch = options.writeBatch ?? DEFAULT_WRITE_BATCH
@@ -119,6 +128,16 @@ export class EngineContext {
     if (e.state !== 'ready' || !this.indexes.vectors) return 'loading'
     if (this.upkeep.reembedding) return 'reembedding'
     return null
+  }
+
+  /** Names the backfill a write starts when it stored memories without a vector. */
+  useBackfill(schedule: () => void): void {
+    this.#backfill = schedule
+  }
+
+  /** Starts the backfill (see {@link useBackfill}); nothing before one is named. */
+  scheduleBackfill(): void {
+    this.#backfill?.()
   }
 
   emit(event: MemoryEvent): void {
@@ -160,13 +179,15 @@ export class EngineContext {
 
   /**
    * One read-write transaction over the memories, vectors, change log and relations (an edge
-   * goes with either end in the same transaction).
+   * goes with either end in the same transaction), and the `extra` tables a write names (the
+   * review's progress mark in `meta`).
    */
-  async transact<T>(body: () => Promise<T>): Promise<T> {
+  async transact<T>(body: () => Promise<T>, extra: readonly Table[] = []): Promise<T> {
+    const { db } = this
     try {
-      return await this.db.transaction(
+      return await db.transaction(
         'rw',
-        [this.db.memories, this.db.vectors, this.db.changes, this.db.relations],
+        [db.memories, db.vectors, db.changes, db.relations, ...extra],
         body,
       )
     } catch (error) {

@@ -56,6 +56,12 @@ export interface EngineOptions {
   /** Milliseconds since epoch. Injected so tests can move time. @default Date.now */
   clock?: () => number
   /**
+   * Ids of new memories and pages, each distinct from every id it made before. Injected so tests
+   * can fix them. @default a monotonic ULID factory (ids made in one millisecond still sort in
+   * the order they were made)
+   */
+  newId?: () => string
+  /**
    * The least number of changes after the last snapshot before a new one is due: the engine
    * snapshots after max(snapshotEvery, a quarter of the store) changes (a snapshot costs time in
    * proportion to the store), also once writes pause for 3 s (`IDLE_SNAPSHOT_MS`) and on
@@ -134,6 +140,7 @@ const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
   lifecycle: true,
   autoReview: true,
   clock: true,
+  newId: true,
   snapshotEvery: true,
   recallLogSize: true,
   onEvent: true,
@@ -165,7 +172,7 @@ export function checkEngineOptions(options: EngineOptions): void {
   for (const [name, max] of Object.entries(counts)) {
     if (o[name] !== undefined) integerIn(o[name], name, 1, max)
   }
-  for (const name of ['clock', 'onEvent', 'writeLock', 'onDatabase'] as const) {
+  for (const name of ['clock', 'newId', 'onEvent', 'writeLock', 'onDatabase'] as const) {
     if (o[name] !== undefined) expectFunction(o[name], name)
   }
   if (o.limits !== undefined) {

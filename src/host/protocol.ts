@@ -100,6 +100,7 @@ type EngineHostKey =
   | 'IDBKeyRange'
   | 'embedder'
   | 'clock'
+  | 'newId'
   | 'onEvent'
   | 'writeLock'
   | 'onDatabase'

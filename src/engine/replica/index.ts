@@ -1,10 +1,10 @@
-import { monotonicFactory } from 'ulidx'
 import type { Memory, Relation } from '../../core/types.ts'
 import type { ChangeRow, VectorRow } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import type { BackfillScheduler } from '../index/backfill-scheduler.ts'
 import { locked } from '../opening.ts'
 import { dropEdges } from '../relations.ts'
+import { runWrite, type StoredRow } from '../write/index.ts'
 
 /** Local changes after a seq, with the rows and vectors they left, read in one transaction. */
 export interface LocalChanges {
@@ -40,19 +40,18 @@ export interface Applied {
 
 /**
  * The engine's side of multi-device sync (`src/sync/`): reading what changed since a change-log
- * seq, and storing what another device wrote through the same path as a local write — the
- * write queue, the cross-tab lock, one transaction over rows, vectors, edges and the change log,
- * then the indexes — so recall, `inspect.verify()` and other tabs (which follow the log) see remote
+ * seq, and storing what another device wrote through the same path as a local write — one unit
+ * of work (`runWrite`): the write queue, the cross-tab lock, one transaction over rows, vectors,
+ * edges and the change log, then the indexes — so recall, `inspect.verify()` and other tabs (which follow the log) see remote
  * changes exactly as they see local ones.
  */
 export class Replica {
   readonly #ctx: EngineContext
-  readonly #backfill: BackfillScheduler
-  readonly #ulid = monotonicFactory()
 
-  constructor(ctx: EngineContext, backfill: BackfillScheduler) {
+  /** `backfill`: the engine's, which every write's unit of work (`runWrite`) starts already. */
+  constructor(ctx: EngineContext, backfill?: BackfillScheduler) {
     this.#ctx = ctx
-    this.#backfill = backfill
+    if (backfill) ctx.useBackfill(() => backfill.schedule())
   }
 
   /** The last change-log seq this engine's indexes reflect (cheap: no database read). */
@@ -210,69 +209,63 @@ export class Replica {
     guard = Infinity,
   ): Promise<Applied> {
     const ctx = this.#ctx
-    ctx.assertOpen()
-    return ctx.queue.run(() =>
-      locked(ctx, async () => {
+    return runWrite(ctx, {
+      commit: async () => {
+        const { db } = ctx
         const model = this.model
         const dims = ctx.readyDims()
-        const outcome = await ctx.transact(async () => {
-          const { db } = ctx
-          const now = ctx.clock()
-          const changes: ChangeRow[] = []
-          const removed: string[] = []
-          const changedHere = async (id: string) =>
-            ((await db.changes.where('id').equals(id).last())?.seq ?? 0) > guard
-          for (const id of deletes) {
-            if (!(await db.memories.get(id)) || (await changedHere(id))) continue
-            await db.memories.delete(id)
-            await db.vectors.delete(id)
-            removed.push(id)
-            changes.push({ op: 'delete', id, at: now })
-          }
-          await dropEdges(db, removed)
-          const ids: string[] = []
-          const stored: { memory: Memory; vector?: Float32Array; drop: boolean }[] = []
-          for (const put of puts) {
-            const { memory } = put
-            const held =
-              (await db.memories
-                .where('[namespace+type+key]')
-                .equals([memory.namespace, memory.type, memory.key])
-                .first()) ?? (put.replaces ? await db.memories.get(put.replaces) : undefined)
-            const id = held?.id ?? ((await db.memories.get(memory.id)) ? this.#ulid() : memory.id)
-            ids.push(id)
-            if (held && (await changedHere(held.id))) continue
-            const row = { ...memory, id }
-            const usable =
-              put.vector && put.vector.model === model && put.vector.vector.length === dims
-                ? put.vector.vector
-                : undefined
-            if (held && sameRow(held, row) && !usable) continue
-            await db.memories.put(row)
-            const reworded = !held || held.text !== row.text
-            if (usable) await db.vectors.put({ id, model: model!, dims, vector: usable })
-            else if (reworded) await db.vectors.delete(id)
-            stored.push(
-              usable
-                ? { memory: row, vector: usable, drop: false }
-                : { memory: row, drop: reworded },
-            )
-            changes.push({ op: 'put', id, at: now })
-          }
-          const seqs =
-            changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
-          return { ids, removed, stored, seqs: seqs as number[] }
-        })
-        for (const id of outcome.removed) ctx.indexes.remove(id)
-        for (const { memory, vector, drop } of outcome.stored) {
-          ctx.indexes.put(memory, vector)
-          if (drop) ctx.indexes.removeVector(memory.id)
+        const now = ctx.clock()
+        const changes: ChangeRow[] = []
+        const removed: string[] = []
+        const changedHere = async (id: string) =>
+          ((await db.changes.where('id').equals(id).last())?.seq ?? 0) > guard
+        for (const id of deletes) {
+          if (!(await db.memories.get(id)) || (await changedHere(id))) continue
+          await db.memories.delete(id)
+          await db.vectors.delete(id)
+          removed.push(id)
+          changes.push({ op: 'delete', id, at: now })
         }
-        ctx.upkeep.recordWrites(outcome.seqs)
-        if (outcome.stored.some((s) => s.drop)) this.#backfill.schedule()
-        return { ids: outcome.ids, changed: outcome.stored.length, deleted: outcome.removed.length }
-      }),
-    )
+        await dropEdges(db, removed)
+        const ids: string[] = []
+        const stored: StoredRow[] = []
+        for (const put of puts) {
+          const { memory } = put
+          const held =
+            (await db.memories
+              .where('[namespace+type+key]')
+              .equals([memory.namespace, memory.type, memory.key])
+              .first()) ?? (put.replaces ? await db.memories.get(put.replaces) : undefined)
+          const id = held?.id ?? ((await db.memories.get(memory.id)) ? ctx.newId() : memory.id)
+          ids.push(id)
+          if (held && (await changedHere(held.id))) continue
+          const row = { ...memory, id }
+          const usable =
+            put.vector && put.vector.model === model && put.vector.vector.length === dims
+              ? put.vector.vector
+              : undefined
+          if (held && sameRow(held, row) && !usable) continue
+          await db.memories.put(row)
+          const reworded = !held || held.text !== row.text
+          if (usable) await db.vectors.put({ id, model: model!, dims, vector: usable })
+          else if (reworded) await db.vectors.delete(id)
+          stored.push(
+            usable
+              ? { memory: row, vector: usable, dropVector: false }
+              : { memory: row, dropVector: reworded },
+          )
+          changes.push({ op: 'put', id, at: now })
+        }
+        const seqs = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
+        return {
+          result: { ids, changed: stored.length, deleted: removed.length },
+          seqs: seqs as number[],
+          removed,
+          stored,
+          unembedded: stored.some((s) => s.dropVector),
+        }
+      },
+    })
   }
 }
 

@@ -5,6 +5,7 @@ import { trustRank } from '../../core/vocabulary.ts'
 import type { ChangeRow } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { dropEdges, edgesOf, putEdge } from '../relations.ts'
+import { commitWrite } from '../write/index.ts'
 import type { Merge } from './judge.ts'
 import { PROGRESS_KEY, type ReviewProgress } from './progress.ts'
 import type { ReviewAction } from './rules.ts'
@@ -20,7 +21,7 @@ export interface PlannedPage {
  * tab removed is skipped, and so is a page whose chunks another writer changed meanwhile: a
  * page is curated whole or not at all), the merges (the newer memory's counts folded into the older, its
  * edges moved over), the judge's edges, change entries and the progress mark. The indexes are
- * changed after the commit.
+ * changed after the commit (`commitWrite`: the caller holds the queue and the lock).
  */
 export async function commitChunk(
   ctx: EngineContext,
@@ -37,51 +38,48 @@ export async function commitChunk(
   const puts = new Map<string, Memory>()
   const deletes: string[] = []
   const made: Relation[] = []
-  const seqs = await ctx.mapped(
-    db.transaction('rw', [db.memories, db.vectors, db.changes, db.relations, db.meta], async () => {
-      const changed = await changedPages(ctx, pages)
-      const ids = [...actions.keys()]
-      const rows = await db.memories.bulkGet(ids)
-      for (const [i, row] of rows.entries()) {
-        const action = actions.get(ids[i]!)!
-        if (!row || changed.has(row.id)) continue
-        if (action.remove) {
-          deletes.push(row.id)
-          continue
-        }
-        const next = { ...row }
-        if (action.archive) next.archivedAt = now
-        if (action.flag) next.needsReview = true
-        if (action.promote) next.tier = action.promote
-        if (action.archive || action.flag || action.promote) puts.set(row.id, next)
+  const commit = async () => {
+    const changed = await changedPages(ctx, pages)
+    const ids = [...actions.keys()]
+    const rows = await db.memories.bulkGet(ids)
+    for (const [i, row] of rows.entries()) {
+      const action = actions.get(ids[i]!)!
+      if (!row || changed.has(row.id)) continue
+      if (action.remove) {
+        deletes.push(row.id)
+        continue
       }
-      for (const m of merges) {
-        const [into, from] = await db.memories.bulkGet([m.into, m.from])
-        if (!into || !from || deletes.includes(into.id)) continue
-        puts.set(into.id, folded(puts.get(into.id) ?? into, from, ctx.lifecycle))
-        puts.delete(from.id)
-        deletes.push(from.id)
-        await moveEdges(ctx, from.id, into.id, now)
-        report.merged.push(m)
-      }
-      for (const e of edges) made.push(await putEdge(db, e, now))
-      await db.memories.bulkPut([...puts.values()])
-      await db.memories.bulkDelete(deletes)
-      await db.vectors.bulkDelete(deletes)
-      await dropEdges(db, deletes)
-      const changes: ChangeRow[] = [
-        ...[...puts.keys()].map((id) => ({ op: 'put' as const, id, at: now })),
-        ...deletes.map((id) => ({ op: 'delete' as const, id, at: now })),
-      ]
-      const added = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
-      await db.meta.put({ key: PROGRESS_KEY, value: { ...run, cursor: chunk[chunk.length - 1]! } })
-      return added as number[]
-    }),
-  )
+      const next = { ...row }
+      if (action.archive) next.archivedAt = now
+      if (action.flag) next.needsReview = true
+      if (action.promote) next.tier = action.promote
+      if (action.archive || action.flag || action.promote) puts.set(row.id, next)
+    }
+    for (const m of merges) {
+      const [into, from] = await db.memories.bulkGet([m.into, m.from])
+      if (!into || !from || deletes.includes(into.id)) continue
+      puts.set(into.id, folded(puts.get(into.id) ?? into, from, ctx.lifecycle))
+      puts.delete(from.id)
+      deletes.push(from.id)
+      await moveEdges(ctx, from.id, into.id, now)
+      report.merged.push(m)
+    }
+    for (const e of edges) made.push(await putEdge(db, e, now))
+    await db.memories.bulkPut([...puts.values()])
+    await db.memories.bulkDelete(deletes)
+    await db.vectors.bulkDelete(deletes)
+    await dropEdges(db, deletes)
+    const changes: ChangeRow[] = [
+      ...[...puts.keys()].map((id) => ({ op: 'put' as const, id, at: now })),
+      ...deletes.map((id) => ({ op: 'delete' as const, id, at: now })),
+    ]
+    const added = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
+    await db.meta.put({ key: PROGRESS_KEY, value: { ...run, cursor: chunk[chunk.length - 1]! } })
+    const seqs = added as number[]
+    return { result: undefined, seqs, removed: deletes, refreshed: [...puts.values()] }
+  }
+  await ctx.mapped(commitWrite(ctx, commit, [db.meta]))
   run.cursor = chunk[chunk.length - 1]!
-  for (const id of deletes) ctx.indexes.remove(id)
-  for (const m of puts.values()) ctx.indexes.refresh(m)
-  ctx.upkeep.recordWrites(seqs)
   const merged = new Set(report.merged.map((m) => m.from))
   for (const [id, action] of actions) {
     if (action.remove && deletes.includes(id) && !merged.has(id)) report.removed.push(id)

@@ -4,12 +4,14 @@ import type { Feedback, Memory, Relation } from '../../core/types.ts'
 import { oneOf, validateId } from '../../core/validate.ts'
 import { FEEDBACK_KINDS } from '../../core/vocabulary.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { connected, locked } from '../opening.ts'
+import { connected } from '../opening.ts'
 import { checkEdge, edgesOf, putEdge } from '../relations.ts'
+import { runWrite } from '../write/index.ts'
 
 /**
  * The calls that tend what is stored rather than add to it: relations between memories and a
- * reader's feedback. Each runs through the write queue and under the cross-tab lock.
+ * reader's feedback. Each is one unit of work (`runWrite`): the write queue, the cross-tab lock,
+ * one transaction.
  * Relations change no index (recall reads them from their table), so they take no change-log
  * entry; feedback changes a memory (every chunk of a page, for a chunk), so it does.
  */
@@ -24,25 +26,23 @@ export class Curator {
     const ctx = this.#ctx
     ctx.assertOpen()
     const edge = checkEdge(fromId, toId, kind)
-    return ctx.queue.run(() =>
-      locked(ctx, () => ctx.transact(() => putEdge(ctx.db, edge, ctx.clock()))),
-    )
+    return runWrite(ctx, {
+      commit: async () => ({ result: await putEdge(ctx.db, edge, ctx.clock()) }),
+    })
   }
 
   async unrelate(fromId: string, toId: string, kind: Relation['kind']): Promise<boolean> {
     const ctx = this.#ctx
     ctx.assertOpen()
     const edge = checkEdge(fromId, toId, kind)
-    return ctx.queue.run(() =>
-      locked(ctx, () =>
-        ctx.transact(async () => {
-          const key: [string, string, string] = [edge.from, edge.to, edge.kind]
-          const held = await ctx.db.relations.get(key)
-          if (held) await ctx.db.relations.delete(key)
-          return held !== undefined
-        }),
-      ),
-    )
+    return runWrite(ctx, {
+      commit: async () => {
+        const key: [string, string, string] = [edge.from, edge.to, edge.kind]
+        const held = await ctx.db.relations.get(key)
+        if (held) await ctx.db.relations.delete(key)
+        return { result: held !== undefined }
+      },
+    })
   }
 
   async relations(id: string): Promise<Relation[]> {
@@ -58,30 +58,25 @@ export class Curator {
     ctx.assertOpen()
     validateId(id)
     const checked = oneOf(verdict, FEEDBACK_KINDS, 'verdict')
-    return ctx.queue.run(() =>
-      locked(ctx, async () => {
+    return runWrite(ctx, {
+      commit: async () => {
         const now = ctx.clock()
-        const { rows, seqs } = await ctx.transact(async () => {
-          const row = await ctx.db.memories.get(id)
-          if (!row) throw new MemoryNotFoundError(id)
-          // A page is curated whole: feedback on a chunk (a recall hit) is feedback on its page,
-          // or one chunk would expire, or be flagged, apart from the rest.
-          const targets =
-            row.pageId === undefined
-              ? [row]
-              : await ctx.db.memories.where('pageId').equals(row.pageId).toArray()
-          const next = targets.map(
-            (m): Memory => ({ ...m, ...feedbackFields(m, checked, now, ctx.lifecycle) }),
-          )
-          await ctx.db.memories.bulkPut(next)
-          const changes = next.map((m) => ({ op: 'put' as const, id: m.id, at: now }))
-          const added = await ctx.db.changes.bulkAdd(changes, { allKeys: true })
-          return { rows: next, seqs: added as number[] }
-        })
-        for (const m of rows) ctx.indexes.refresh(m)
-        ctx.upkeep.recordWrites(seqs)
-        return rows.find((m) => m.id === id)!
-      }),
-    )
+        const row = await ctx.db.memories.get(id)
+        if (!row) throw new MemoryNotFoundError(id)
+        // A page is curated whole: feedback on a chunk (a recall hit) is feedback on its page,
+        // or one chunk would expire, or be flagged, apart from the rest.
+        const targets =
+          row.pageId === undefined
+            ? [row]
+            : await ctx.db.memories.where('pageId').equals(row.pageId).toArray()
+        const next = targets.map(
+          (m): Memory => ({ ...m, ...feedbackFields(m, checked, now, ctx.lifecycle) }),
+        )
+        await ctx.db.memories.bulkPut(next)
+        const changes = next.map((m) => ({ op: 'put' as const, id: m.id, at: now }))
+        const seqs = (await ctx.db.changes.bulkAdd(changes, { allKeys: true })) as number[]
+        return { result: next.find((m) => m.id === id)!, seqs, refreshed: next }
+      },
+    })
   }
 }

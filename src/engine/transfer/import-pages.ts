@@ -1,31 +1,33 @@
-import { StorageError } from '../../core/errors.ts'
-import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import type { Memory, RememberResult } from '../../core/types.ts'
 import { validateVector } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../opening.ts'
-import { applyPage, commitPage } from '../pages/commit-page.ts'
+import { commitPage, type PreparedPage, pageWritten } from '../pages/commit-page.ts'
 import { embedChunks } from '../pages/embed-chunks.ts'
 import { chunkKey, groupPages, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
-import { STALE, toMemory } from '../write/index.ts'
+import { answered, runWrite, STALE, toMemory } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
 
 /** What a page import needs beyond the context. */
 export interface PageImportDeps {
+  /** Page and chunk ids where the exported ones are taken. */
   newId: () => string
-  /** Called when chunks were stored without vectors. */
-  scheduleBackfill: () => void
+  /**
+   * Called when chunks were stored without vectors.
+   * @deprecated the unit of work starts the engine's backfill itself (`runWrite`); ignored
+   */
+  scheduleBackfill?: () => void
 }
 
 /**
- * Stores one imported page whole, as `pages.remember` stores a new one: under the write lock, one
- * transaction for all its chunks, then the indexes. A page already stored with the same text
- * (under its id, or as a twin of the same namespace) is a duplicate: nothing is written. A page
- * whose id is taken by another page is stored under a fresh id, and a chunk whose id is taken
- * under a fresh one, so nothing stored is overwritten. Exported vectors of the current model
- * are kept; the other chunks are embedded (title, headings, text), else left to the backfill.
+ * Stores one imported page whole, as `pages.remember` stores a new one (`runWrite`): under the
+ * write lock, one transaction for all its chunks, then the indexes. A page already stored with
+ * the same text (under its id, or as a twin of the same namespace) is a duplicate: nothing is
+ * written. A page whose id is taken by another page is stored under a fresh id, and a chunk
+ * whose id is taken under a fresh one, so nothing stored is overwritten. Exported vectors of
+ * the current model are kept; the other chunks are embedded (title, headings, text), else left
+ * to the backfill.
  *
  * @returns each chunk's result, in chunk order.
  */
@@ -34,37 +36,35 @@ export async function importPage(
   page: ImportedPage,
   deps: PageImportDeps,
 ): Promise<RememberResult[]> {
-  return ctx.queue.run(() =>
-    locked(ctx, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const same = storedTwin(ctx.indexes.catalogue, page)
-        if (same) {
-          return same.map((row) => ({ id: row.id, status: 'duplicate' as const, match: 'exact' }))
-        }
-        const now = ctx.clock()
-        const plan = planImport(page, ctx.indexes.catalogue, { ...deps, now, ctx })
-        const vectors = await vectorsFor(plan, page, ctx)
-        const seqs = await commitPage(plan, vectors, {
-          db: ctx.db,
-          model: ctx.embedder?.model ?? null,
-          now,
-          transact: (body) => ctx.transact(body),
-        })
-        if (seqs !== STALE) {
-          applyPage(ctx.indexes, plan, vectors)
-          ctx.upkeep.recordWrites(seqs)
-          if (plan.rows.some((r) => r.embed && !vectors.has(r.row.id))) deps.scheduleBackfill()
-          return plan.rows.map(({ row }) => resultOf(row))
-        }
-        if (attempt >= WRITE_ATTEMPTS) {
-          throw new StorageError(
-            `page ${page.pageId} kept changing in another tab (${attempt} tries)`,
-          )
-        }
-        await ctx.upkeep.replay()
+  return runWrite<PreparedPage, RememberResult[]>(ctx, {
+    prepare: async () => {
+      const same = storedTwin(ctx.indexes.catalogue, page)
+      if (same) {
+        return answered(
+          same.map((row) => ({
+            id: row.id,
+            status: 'duplicate' as const,
+            match: 'exact' as const,
+          })),
+        )
       }
-    }),
-  )
+      const now = ctx.clock()
+      const plan = planImport(page, ctx.indexes.catalogue, { ...deps, now, ctx })
+      return { plan, vectors: await vectorsFor(plan, page, ctx), now }
+    },
+    commit: async ({ plan, vectors, now }) => {
+      const model = ctx.embedder?.model ?? null
+      const seqs = await commitPage(plan, vectors, { db: ctx.db, model, now })
+      if (seqs === STALE) return STALE
+      return pageWritten(
+        plan,
+        vectors,
+        seqs,
+        plan.rows.map(({ row }) => resultOf(row)),
+      )
+    },
+    changing: () => `page ${page.pageId}`,
+  })
 }
 
 function resultOf(row: Memory): RememberResult {

@@ -1,6 +1,5 @@
 import type { Memory } from '../../core/types.ts'
 import type { ChangeRow, EngramDatabase, VectorRow } from '../../storage/index.ts'
-import type { IndexSet } from '../index/index-set.ts'
 import type { BatchPlan, Confirmation } from './plan.ts'
 
 /** What the commit needs from the engine. */
@@ -27,42 +26,41 @@ export const STALE = Symbol('stale')
  * transaction: one that another tab removed, or changed so that it no longer says what it was
  * matched on, makes the commit write nothing and answer {@link STALE}.
  */
-export async function commitBatch(
+export function commitBatch(
   plan: BatchPlan,
   ctx: CommitContext,
 ): Promise<Committed | typeof STALE> {
-  const { db, now } = ctx
-  return ctx.transact(async () => {
-    const ids = [...plan.confirmations.keys()]
-    const held = ids.length > 0 ? await db.memories.bulkGet(ids) : []
-    const confirmed: Memory[] = []
-    for (const [i, row] of held.entries()) {
-      const wanted = plan.confirmations.get(ids[i]!)!
-      if (!row || !stillMatches(row, wanted)) return STALE
-      confirmed.push({ ...row, confirmations: row.confirmations + wanted.count, confirmedAt: now })
-    }
-    if (plan.fresh.length > 0) await db.memories.bulkAdd(plan.fresh.map((f) => f.memory))
-    const vectors: VectorRow[] = []
-    for (const { memory, vector } of plan.fresh) {
-      if (vector) vectors.push({ id: memory.id, model: ctx.model!, dims: vector.length, vector })
-    }
-    if (vectors.length > 0) await db.vectors.bulkPut(vectors)
-    if (confirmed.length > 0) await db.memories.bulkPut(confirmed)
-    const changes: ChangeRow[] = [...plan.fresh.map((f) => f.memory), ...confirmed].map((m) => ({
-      op: 'put',
-      id: m.id,
-      at: now,
-    }))
-    const seqs = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
-    return { seqs: seqs as number[], confirmed }
-  })
+  return ctx.transact(async () => await storeBatch(plan, ctx))
 }
 
-/** After the commit: the new rows into the indexes, the confirmed ones into the catalogue. */
-export function applyBatch(indexes: IndexSet, plan: BatchPlan, committed: Committed): void {
-  for (const { memory, vector } of plan.fresh) indexes.put(memory, vector)
-  // A confirmation changes no indexed field: the catalogue row is enough.
-  for (const row of committed.confirmed) indexes.refresh(row)
+/** {@link commitBatch}'s body, inside the caller's transaction. */
+export async function storeBatch(
+  plan: BatchPlan,
+  ctx: Omit<CommitContext, 'transact'>,
+): Promise<Committed | typeof STALE> {
+  const { db, now } = ctx
+  const ids = [...plan.confirmations.keys()]
+  const held = ids.length > 0 ? await db.memories.bulkGet(ids) : []
+  const confirmed: Memory[] = []
+  for (const [i, row] of held.entries()) {
+    const wanted = plan.confirmations.get(ids[i]!)!
+    if (!row || !stillMatches(row, wanted)) return STALE
+    confirmed.push({ ...row, confirmations: row.confirmations + wanted.count, confirmedAt: now })
+  }
+  if (plan.fresh.length > 0) await db.memories.bulkAdd(plan.fresh.map((f) => f.memory))
+  const vectors: VectorRow[] = []
+  for (const { memory, vector } of plan.fresh) {
+    if (vector) vectors.push({ id: memory.id, model: ctx.model!, dims: vector.length, vector })
+  }
+  if (vectors.length > 0) await db.vectors.bulkPut(vectors)
+  if (confirmed.length > 0) await db.memories.bulkPut(confirmed)
+  const changes: ChangeRow[] = [...plan.fresh.map((f) => f.memory), ...confirmed].map((m) => ({
+    op: 'put',
+    id: m.id,
+    at: now,
+  }))
+  const seqs = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
+  return { seqs: seqs as number[], confirmed }
 }
 
 function stillMatches(row: Memory, wanted: Confirmation): boolean {

@@ -2,7 +2,9 @@ import { InvalidInputError, MemoryNotFoundError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { Memory } from '../../core/types.ts'
 import type { EngramDatabase } from '../../storage/index.ts'
+import { STALE } from './commit.ts'
 import { type PreparedPatch, screen, screenedText } from './prepare.ts'
+import type { WriteAttempt } from './run-write.ts'
 
 /** What an update needs from the engine. */
 export interface UpdateContext {
@@ -12,7 +14,6 @@ export interface UpdateContext {
   now: number
   /** A passage vector, or undefined when no model is ready or embedding failed. */
   embed: (text: string) => Promise<Float32Array | undefined>
-  transact: <T>(body: () => Promise<T>) => Promise<T>
 }
 
 /** A committed update: the new row, its vector when it changed or moved, and the change seq. */
@@ -34,29 +35,44 @@ type Embedded = Map<string, Float32Array | null>
 /**
  * Applies a patch as a read-modify-write inside one transaction, so an update made meanwhile by
  * another tab (with or without a shared lock) is kept, not overwritten. Embedding cannot happen
- * inside a transaction: a new text is embedded first, against the row as it was read, and if
- * the row's text changed before the transaction (so the patched text needs a vector nobody made
- * yet), the update embeds again and retries; after `WRITE_ATTEMPTS` it stores no vector and the
- * backfill embeds the text that won.
+ * inside a transaction: a new text is embedded first (`prepare`), against the row as it was
+ * read, and if the row's text changed before the transaction (so the patched text needs a vector
+ * nobody made yet), the try is stale and the update embeds again; on the last of
+ * `WRITE_ATTEMPTS` tries it stores no vector and the backfill embeds the text that won.
+ * `context` is read once, at the first try.
  */
-export async function updateMemory(
-  ctx: UpdateContext,
+export function updateAttempt(
+  context: () => UpdateContext,
   id: string,
   patch: PreparedPatch,
-): Promise<Updated> {
+): WriteAttempt<UpdateContext, Memory> {
   const embedded: Embedded = new Map()
-  for (let attempt = 1; ; attempt++) {
-    const current = await ctx.db.memories.get(id)
-    if (!current) throw new MemoryNotFoundError(id)
-    assertNotChunk(current)
-    // Rejects a poisoned or clashing patch before spending time on embedding it.
-    const draft = patchRow(current, patch, ctx.now)
-    await assertNoClash(ctx.db, draft, current)
-    if (draft.text !== current.text && !embedded.has(draft.text)) {
-      embedded.set(draft.text, (await ctx.embed(draft.text)) ?? null)
-    }
-    const updated = await commitUpdate(ctx, id, patch, embedded, attempt >= WRITE_ATTEMPTS)
-    if (updated) return updated
+  let held: UpdateContext | undefined
+  return {
+    prepare: async () => {
+      held ??= context()
+      const ctx = held
+      const current = await ctx.db.memories.get(id)
+      if (!current) throw new MemoryNotFoundError(id)
+      assertNotChunk(current)
+      // Rejects a poisoned or clashing patch before spending time on embedding it.
+      const draft = patchRow(current, patch, ctx.now)
+      await assertNoClash(ctx.db, draft, current)
+      if (draft.text !== current.text && !embedded.has(draft.text)) {
+        embedded.set(draft.text, (await ctx.embed(draft.text)) ?? null)
+      }
+      return ctx
+    },
+    commit: async (ctx, attempt) => {
+      const updated = await commitUpdate(ctx, id, patch, embedded, attempt >= WRITE_ATTEMPTS)
+      if (!updated) return STALE
+      return {
+        result: updated.memory,
+        seqs: [updated.seq],
+        stored: [updated],
+        unembedded: updated.dropVector,
+      }
+    },
   }
 }
 
@@ -81,9 +97,9 @@ export function patchRow(row: Memory, patch: PreparedPatch, now: number): Memory
 }
 
 /**
- * The transaction of an update: re-reads the row, applies the patch to it, checks the dedup key
- * is free and writes the row, its vector and a change entry. Returns undefined, having written
- * nothing, when the patched text needs a vector that `embedded` lacks (unless `last`).
+ * Inside the transaction of an update: re-reads the row, applies the patch to it, checks the
+ * dedup key is free and writes the row, its vector and a change entry. Returns undefined, having
+ * written nothing, when the patched text needs a vector that `embedded` lacks (unless `last`).
  */
 async function commitUpdate(
   ctx: UpdateContext,
@@ -93,31 +109,29 @@ async function commitUpdate(
   last: boolean,
 ): Promise<Updated | undefined> {
   const { db } = ctx
-  return ctx.transact(async () => {
-    const latest = await db.memories.get(id)
-    if (!latest) throw new MemoryNotFoundError(id)
-    assertNotChunk(latest)
-    const next = patchRow(latest, patch, ctx.now)
-    await assertNoClash(db, next, latest)
-    let vector: Float32Array | undefined
-    let dropVector = false
-    if (next.text !== latest.text) {
-      if (!embedded.has(next.text) && !last) return undefined
-      vector = embedded.get(next.text) ?? undefined
-      dropVector = !vector
-    } else if (next.type !== latest.type) {
-      // The vector is filed under namespace+type in the index: it moves with the memory.
-      const row = await db.vectors.get(id)
-      if (row && row.model === ctx.model) vector = row.vector
-    }
-    await db.memories.put(next)
-    if (dropVector) await db.vectors.delete(id)
-    else if (vector && next.text !== latest.text) {
-      await db.vectors.put({ id, model: ctx.model!, dims: vector.length, vector })
-    }
-    const seq = await db.changes.add({ op: 'put', id, at: next.updatedAt })
-    return vector ? { memory: next, vector, dropVector, seq } : { memory: next, dropVector, seq }
-  })
+  const latest = await db.memories.get(id)
+  if (!latest) throw new MemoryNotFoundError(id)
+  assertNotChunk(latest)
+  const next = patchRow(latest, patch, ctx.now)
+  await assertNoClash(db, next, latest)
+  let vector: Float32Array | undefined
+  let dropVector = false
+  if (next.text !== latest.text) {
+    if (!embedded.has(next.text) && !last) return undefined
+    vector = embedded.get(next.text) ?? undefined
+    dropVector = !vector
+  } else if (next.type !== latest.type) {
+    // The vector is filed under namespace+type in the index: it moves with the memory.
+    const row = await db.vectors.get(id)
+    if (row && row.model === ctx.model) vector = row.vector
+  }
+  await db.memories.put(next)
+  if (dropVector) await db.vectors.delete(id)
+  else if (vector && next.text !== latest.text) {
+    await db.vectors.put({ id, model: ctx.model!, dims: vector.length, vector })
+  }
+  const seq = await db.changes.add({ op: 'put', id, at: next.updatedAt })
+  return vector ? { memory: next, vector, dropVector, seq } : { memory: next, dropVector, seq }
 }
 
 /**

@@ -71,8 +71,10 @@ beforeAll(async () => {
 describe('the device trial on real pipelines', () => {
   it('abandons a slow backend that overruns its budget, counting none of its runs', async () => {
     const fast = backend('fast', 1)
-    // Loaded beforehand, so that the cut falls in its warm-up rather than in its load.
-    const slow = backend('slow', 64, await openPipe(transformers, SPEC, 'cpu'))
+    // Loaded beforehand, so that the cut falls in its warm-up rather than in its load; 256 times
+    // the work, so its warm-up alone outlasts the budget even when load slows the baseline too
+    // (at 64 times, a loaded run once finished two timed runs first and was cut as cannot-win).
+    const slow = backend('slow', 256, await openPipe(transformers, SPEC, 'cpu'))
     const outcome = await runDeviceTrial([fast.candidate, slow.candidate], {
       runs: 3,
       factor: 4,

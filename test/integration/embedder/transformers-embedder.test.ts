@@ -256,7 +256,7 @@ describe('TransformersEmbedder options', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(InvalidInputError)
       expect((error as InvalidInputError).field).toBe('dtype')
-      expect((error as InvalidInputError).message).toMatch(/fp32, fp16, q8/)
+      expect((error as InvalidInputError).message).toMatch(/'fp32', 'fp16', 'q8'/)
     }
   })
 

@@ -36,6 +36,7 @@ const OPERATIONS: Record<string, (e: MemoryEngine, ids: string[]) => Promise<unk
       { text: fact(1) },
       { text: fact(300).toLowerCase() },
     ]),
+  'remember (supersedes)': (e, ids) => e.remember(fact(600), { supersedes: ids[0]! }),
   update: (e, ids) => e.update(ids[1]!, { text: fact(400), tags: ['changed'] }),
   'update (tags only)': (e, ids) => e.update(ids[2]!, { tags: ['relabelled'] }),
   forget: (e, ids) => e.forget(ids[3]!),

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SyncKeyError, startSync } from '../../../src/sync/index.ts'
 import { CouchServer } from '../../helpers/couch-server.ts'
 import { hashSeed, TEST_SEED, uniform } from '../../helpers/random.ts'
-import { contents, type Device, eventually, openDevice, syncOnce, testKey } from './sync-helpers.ts'
+import {
+  contents,
+  type Device,
+  eventually,
+  openDevice,
+  syncOnce,
+  syncUntilQuiet,
+  testKey,
+} from './sync-helpers.ts'
 
 let server: CouchServer
 let dbs = 0
@@ -29,9 +37,7 @@ describe('sync between two devices', () => {
     await a.engine.remember('The staging database lives in eu-west-2')
     await b.engine.remember('The owner prefers metric units')
     await b.engine.remember('priya is the owner’s sister-in-law')
-    await syncOnce(a, { url, key })
-    await syncOnce(b, { url, key })
-    await syncOnce(a, { url, key })
+    await syncUntilQuiet([a, b], { url, key })
     const [onA, onB] = [await contents(a.engine), await contents(b.engine)]
     expect([...onA.keys()].sort()).toEqual([...onB.keys()].sort())
     expect(onA.size).toBe(3)
@@ -53,8 +59,7 @@ describe('sync between two devices', () => {
     await syncOnce(b, { url, key })
     expect((await contents(b.engine)).has('The door code is 4471')).toBe(true)
     await a.engine.forget(id)
-    await syncOnce(a, { url, key })
-    await syncOnce(b, { url, key })
+    await syncUntilQuiet([a, b], { url, key })
     expect([...(await contents(b.engine)).keys()]).toEqual(['The wifi is called attic'])
     expect((await b.engine.recall('door code')).hits.map((h) => h.text)).not.toContain(
       'The door code is 4471',
@@ -80,12 +85,9 @@ describe('sync between two devices', () => {
     b.clock.now += 2_000
     await b.engine.update(idOnB, { tags: ['release', 'beta'], source: 'b-notes' })
     await b.engine.remember('THE RELEASE TRAIN LEAVES ON THURSDAYS')
-    // Two rounds each: the device that meets the conflict may be either one (a one-shot pull
-    // can miss a version pushed concurrently), and the other needs one more round for the merge.
-    await syncOnce(a, { url, key })
-    await syncOnce(b, { url, key })
-    await syncOnce(a, { url, key })
-    await syncOnce(b, { url, key })
+    // Until quiet: the device that meets the conflict may be either one (a one-shot pull can
+    // miss a version pushed concurrently), and the other needs one more round for the merge.
+    await syncUntilQuiet([a, b], { url, key })
     for (const device of [a, b]) {
       const [m] = [...(await contents(device.engine)).values()]
       expect(m!.source).toBe('b-notes')
@@ -165,9 +167,7 @@ describe('sync between two devices', () => {
     await a.engine.remember('The owner prefers metric units for every measurement')
     await b.engine.remember('The owner prefers metric units for every measurements')
     await syncOnce(a, { url, key })
-    await syncOnce(b, { url, key, nearDuplicate: 0.9 })
-    await syncOnce(a, { url, key, nearDuplicate: 0.9 })
-    await syncOnce(b, { url, key, nearDuplicate: 0.9 })
+    await syncUntilQuiet([b, a], { url, key, nearDuplicate: 0.9 })
     const [onA, onB] = [await contents(a.engine), await contents(b.engine)]
     expect(onA.size).toBe(1)
     expect([...onA.keys()]).toEqual([...onB.keys()])
