@@ -62,7 +62,13 @@ describe.skipIf(SKIP)('the published package in a fresh Vite + TypeScript app', 
     const top = new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'])
     expect(files.filter((file) => !file.startsWith('dist/') && !top.has(file))).toEqual([])
     for (const file of top) expect(files).toContain(file)
-    for (const entry of ['index', 'embedder/index', 'sync/index', 'worker/memory-worker']) {
+    for (const entry of [
+      'index',
+      'embedder/index',
+      'sync/index',
+      'engine/index',
+      'worker/memory-worker',
+    ]) {
       expect(files).toContain(`dist/${entry}.js`)
       expect(files).toContain(`dist/${entry}.d.ts`)
     }
