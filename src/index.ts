@@ -61,6 +61,7 @@ export {
 export type {
   BoostOptions,
   LimitOptions,
+  RecallDefaults,
   RecallQueueOptions,
   RetrievalOptions,
   SelectOptions,
@@ -68,6 +69,7 @@ export type {
 export {
   DEFAULT_BOOSTS,
   DEFAULT_LIMITS,
+  DEFAULT_RECALL,
   DEFAULT_RECALL_QUEUE,
   DEFAULT_RETRIEVAL,
 } from './core/options.ts'

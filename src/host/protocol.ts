@@ -65,6 +65,7 @@ export type AllMemoryMethodsListed = NoneMissing<Exclude<keyof MemoryApi, Memory
 type EngineDataKey =
   | 'name'
   | 'retrieval'
+  | 'recallDefaults'
   | 'limits'
   | 'lifecycle'
   | 'autoReview'
