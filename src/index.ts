@@ -60,6 +60,7 @@ export {
 export type {
   BoostOptions,
   LimitOptions,
+  RecallDefaults,
   RecallQueueOptions,
   RetrievalOptions,
   SelectOptions,
@@ -67,6 +68,7 @@ export type {
 export {
   DEFAULT_BOOSTS,
   DEFAULT_LIMITS,
+  DEFAULT_RECALL,
   DEFAULT_RECALL_QUEUE,
   DEFAULT_RETRIEVAL,
   DOOR_DEFAULTS,

@@ -145,13 +145,19 @@ async function main(): Promise<void> {
             queryCoverage: Number(values['query-coverage'] ?? DEFAULT_FLOOR_POLICY.queryCoverage),
             queryLift: Number(values['query-lift'] ?? DEFAULT_FLOOR_POLICY.queryLift),
             hitLift: Number(values['hit-lift'] ?? DEFAULT_FLOOR_POLICY.hitLift),
+            minCosine: DEFAULT_FLOOR_POLICY.minCosine,
           },
         ]
       : [
           null,
           ...[0.25, 0.34, 0.5].flatMap((queryCoverage) =>
             [2, 2.5, 3, 4, 99].flatMap((queryLift) =>
-              [0, 0.5, 1, 1.5].map((hitLift) => ({ queryCoverage, queryLift, hitLift })),
+              [0, 0.5, 1, 1.5].map((hitLift) => ({
+                queryCoverage,
+                queryLift,
+                hitLift,
+                minCosine: DEFAULT_FLOOR_POLICY.minCosine,
+              })),
             ),
           ),
         ]

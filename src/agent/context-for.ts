@@ -6,7 +6,7 @@ import { InvalidInputError } from '../core/errors.ts'
 import type { MemoryApi, RecallMode, RecallOptions, SelectHook, TrustLevel } from '../core/types.ts'
 import { integer, number } from './checks.ts'
 import { type FormatMemoriesOptions, packMemoriesForPrompt } from './format-memories.ts'
-import { isRelevant } from './relevance.ts'
+import { relevanceFloor } from './relevance.ts'
 
 /** Options for {@link contextFor}. Every field is optional. */
 export interface ContextOptions extends FormatMemoriesOptions {
@@ -29,9 +29,10 @@ export interface ContextOptions extends FormatMemoriesOptions {
   /** Only memories at least this trusted. Use `'trusted'` when the turn can act (send, pay, run). */
   minTrust?: TrustLevel
   /**
-   * Least cosine for a hit only the vector list found; keyword, alias and tag hits always
-   * count. The right value depends on the embedding model; 0 keeps every hit. -1..1.
-   * @default 0.5
+   * Least cosine for a hit that matched no query term, alias or tag; the others always count.
+   * Passed to recall as the relevance floor's raw bar (`floor: { minCosine }`), the rule
+   * `memory_search` applies too; -1 switches the floor off (`floor: false`) and keeps every
+   * hit. The right value depends on the embedding model. -1..1. @default 0.5
    */
   minCosine?: number
   /** A judge that narrows the hits (see `RecallOptions.select`); over a worker, wrap it in `Comlink.proxy`. */
@@ -74,14 +75,17 @@ export async function contextFor(
     integer(options.maxQueryLength ?? 2000, 'maxQueryLength', 1, Number.MAX_SAFE_INTEGER),
   )
   if (query.trim() === '') return ''
-  const { hits } = await memory.recall(query, recallOptions(options, k))
-  const relevant = hits.filter((hit) => isRelevant(hit, minCosine))
+  const { hits } = await memory.recall(query, recallOptions(options, k, minCosine))
   const { flagged, explanations, nonce } = options
-  return packMemoriesForPrompt(relevant, { tokenBudget, flagged, explanations, nonce }).text
+  return packMemoriesForPrompt(hits, { tokenBudget, flagged, explanations, nonce }).text
 }
 
-function recallOptions(options: ContextOptions, k: number): RecallOptions {
-  const recall: RecallOptions = { k, includeFlagged: options.flagged === 'mark' }
+function recallOptions(options: ContextOptions, k: number, minCosine: number): RecallOptions {
+  const recall: RecallOptions = {
+    k,
+    includeFlagged: options.flagged === 'mark',
+    floor: relevanceFloor(minCosine),
+  }
   if (options.namespace !== undefined) recall.namespace = options.namespace
   if (options.mode !== undefined) recall.mode = options.mode
   if (options.types !== undefined) recall.types = options.types

@@ -6,7 +6,7 @@
 import type { RecallHit } from '../core/types.ts'
 import { number, oneOf } from './checks.ts'
 import { attribute, defuseText, pickNonce } from './fence.ts'
-import { estimateTokens } from './token-estimate.ts'
+import { estimateTokens, packToBudget } from './token-estimate.ts'
 
 /** What the formatter needs of a hit: a {@link RecallHit}, or `{ memory, flagged }` from `list()`. */
 export type PromptHit = Pick<RecallHit, 'memory' | 'flagged'> &
@@ -22,8 +22,9 @@ export interface FormatMemoriesOptions {
   /**
    * Most tokens the whole block may take, header included, by {@link estimateTokens} (about
    * 4 ASCII characters a token, each other character one). Whole memories are packed in rank
-   * order; one that does not fit is left out and smaller ones after it may still go in. A budget
-   * too small for the header and one memory gives `''`. 1 or more.
+   * order; one that does not fit is left out and smaller ones after it may still go in (the rule
+   * of recall's `tokenBudget`, `packToBudget`). A budget too small for the header and one memory
+   * gives `''`. 1 or more.
    * @default Infinity (no limit)
    */
   tokenBudget?: number
@@ -109,19 +110,12 @@ export function packMemoriesForPrompt(
     nonce,
     prepared.some((p) => p.flagged),
   )
-  let used = estimateTokens(reserved.open) + estimateTokens(reserved.close)
-  const blocks: string[] = []
-  const shown: string[] = []
-  let shownFlagged = false
-  for (const memory of prepared) {
-    const block = render(memory, nonce)
-    const cost = estimateTokens(block)
-    if (used + cost > tokenBudget) continue
-    used += cost
-    blocks.push(block)
-    shown.push(memory.id)
-    shownFlagged ||= memory.flagged
-  }
+  const frameCost = estimateTokens(reserved.open) + estimateTokens(reserved.close)
+  const rendered = prepared.map((memory) => ({ text: render(memory, nonce) }))
+  const packed = frameCost > tokenBudget ? [] : packToBudget(rendered, tokenBudget - frameCost)
+  const blocks = packed.map(({ index }) => rendered[index]!.text)
+  const shown = packed.map(({ index }) => prepared[index]!.id)
+  const shownFlagged = packed.some(({ index }) => prepared[index]!.flagged)
   const frame = frameOf(nonce, shownFlagged)
   const omitted = {
     flagged: hits.length - candidates.length,

@@ -56,7 +56,7 @@ export {
   type RegisterMemoryToolsResult,
   registerMemoryTools,
 } from './register-memory-tools.ts'
-export { isRelevant } from './relevance.ts'
+export { relevanceFloor } from './relevance.ts'
 export { estimateTokens } from './token-estimate.ts'
 export {
   DEFAULT_TOOL_SETTINGS,

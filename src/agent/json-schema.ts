@@ -45,6 +45,16 @@ export function objectSchema(properties: Record<string, JsonSchema>): ObjectSche
   }
 }
 
+/** An optional string argument: `null` means "not given". */
+export function nullableString(description: string): JsonSchema {
+  return { type: ['string', 'null'], description }
+}
+
+/** An optional list of strings (types, tags): `null` means "not given". */
+export function nullableStrings(description: string): JsonSchema {
+  return { type: ['array', 'null'], items: { type: 'string' }, description }
+}
+
 /** Keywords in the subset; anything else is a problem for {@link strictSchemaProblems}. */
 const KEYWORDS = new Set([
   'type',

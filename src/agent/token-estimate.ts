@@ -1,5 +1,5 @@
 /**
- * The agent's token estimate for packing prompt blocks: the rule recall's `tokenBudget` uses
- * (`core/token-budget.ts`), so a block packed by either fits the same budget.
+ * The agent's token estimate and packing for prompt blocks: the rules recall's `tokenBudget`
+ * uses (`core/token-budget.ts`), so a block packed by either fits the same budget the same way.
  */
-export { estimateTokens } from '../core/token-budget.ts'
+export { estimateTokens, packToBudget } from '../core/token-budget.ts'

@@ -49,11 +49,11 @@ export interface MemoryToolOptions {
   /** Only memories at least this trusted are searched. @default all */
   minTrust?: TrustLevel
   /**
-   * Least cosine for a hit only the vector list found (keyword, alias and tag hits always
-   * count): an unrelated memory is still *some* cosine away from any query. The right value
-   * belongs to the model (bge-small's unrelated pairs sit near 0.4–0.5, the n-gram test
-   * embedder's near 0). Applied after the engine's relevance floor (`recall({ floor })`); -1
-   * keeps every hit, the floor's too. -1..1. @default 0.5
+   * Least cosine for a hit that matched no query term, alias or tag (the others always count):
+   * an unrelated memory is still *some* cosine away from any query. The right value belongs to
+   * the model (bge-small's unrelated pairs sit near 0.4–0.5, the n-gram test embedder's near 0).
+   * Passed to recall as the relevance floor's raw bar (`floor: { minCosine }`), as `contextFor`
+   * does; -1 switches the floor off (`floor: false`) and keeps every hit. -1..1. @default 0.5
    */
   minCosine?: number
   /** Most estimated tokens one search result may take (see `estimateTokens`). @default 2000 */

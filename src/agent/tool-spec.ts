@@ -24,6 +24,17 @@ export interface ToolHints {
   openWorldHint: false
 }
 
+/**
+ * The hints of a tool that removes or overwrites a memory, where a repeat with the same arguments
+ * changes nothing more (`memory_update`, `memory_forget`).
+ */
+export const OVERWRITE_HINTS: Readonly<ToolHints> = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+})
+
 /** One tool as offered to a model, before any framework's wrapping. */
 export interface MemoryToolDefinition {
   name: MemoryToolName

@@ -29,6 +29,7 @@ export {
 export type {
   BoostOptions,
   FusionSettings,
+  RecallDefaults,
   RecallQueueOptions,
   RetrievalOptions,
   SelectOptions,
@@ -38,6 +39,7 @@ export {
   COUNTER_FLUSH_MS,
   DEFAULT_BOOSTS,
   DEFAULT_FUSION,
+  DEFAULT_RECALL,
   DEFAULT_RECALL_LOG_READ,
   DEFAULT_RECALL_LOG_SIZE,
   DEFAULT_RECALL_QUEUE,

@@ -26,11 +26,17 @@ export type Resolution = 'full' | 'summary'
 
 /**
  * Packs items in order into `budget` tokens: each whole if it fits, else by its summary if it
- * has one that fits, else the packing stops (a later, lower-ranked item never jumps a gap).
+ * has one that fits, else it is left out and packing goes on, so a smaller, lower-ranked item
+ * may still fill what is left. The one packing rule of Engram: recall's `tokenBudget` and the
+ * agent's prompt blocks (`packMemoriesForPrompt`) both pack with it. Skipping beats stopping:
+ * one long memory at rank 2 would otherwise waste the budget the next ones fit in, and the
+ * packed items keep their rank order either way.
  *
  * @example
  * packToBudget([{ text: 'a'.repeat(40) }, { text: 'b'.repeat(400), summary: 'short' }], 12)
  * // => [{ index: 0, resolution: 'full', tokens: 10 }, { index: 1, resolution: 'summary', tokens: 2 }]
+ * packToBudget([{ text: 'a'.repeat(400) }, { text: 'b'.repeat(8) }], 12)
+ * // => [{ index: 1, resolution: 'full', tokens: 2 }]
  */
 export function packToBudget(
   items: readonly { text: string; summary?: string }[],
@@ -46,7 +52,7 @@ export function packToBudget(
       continue
     }
     const short = item.summary !== undefined ? estimateTokens(item.summary) : Infinity
-    if (short > left) break
+    if (short > left) continue
     packed.push({ index, resolution: 'summary', tokens: short })
     left -= short
   }

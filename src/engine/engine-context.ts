@@ -11,6 +11,7 @@ import {
   DEFAULT_WRITE_BATCH,
   type LifecycleOptions,
   type LimitOptions,
+  type RecallDefaults,
   type RetrievalOptions,
 } from '../core/options.ts'
 import type { Embedder, MemoryEvent } from '../core/types.ts'
@@ -52,6 +53,8 @@ export class EngineContext {
   readonly db: EngramDatabase
   readonly embedder: Embedder | undefined
   readonly retrieval: RetrievalOptions
+  /** `EngineOptions.recallDefaults`, merged under each recall's options. */
+  readonly recallDefaults: RecallDefaults
   readonly limits: LimitOptions
   readonly lifecycle: LifecycleOptions
   readonly keywordOptions: Partial<KeywordIndexOptions>
@@ -83,8 +86,8 @@ export class EngineContext {
       // The near-duplicate cosine belongs to the model (issue 13 §5); the caller's value wins.
       nearDuplicate: nearDuplicateFor(options.embedder?.model, DEFAULT_RETRIEVAL.nearDuplicate),
       ...options.retrieval,
-      boosts: { ...DEFAULT_RETRIEVAL.boosts, ...options.retrieval?.boosts },
     }
+    this.recallDefaults = options.recallDefaults ?? {}
     this.limits = { ...DEFAULT_LIMITS, ...options.limits }
     const l = options.lifecycle
     this.lifecycle = {

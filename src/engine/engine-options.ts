@@ -1,8 +1,10 @@
-import type {
-  LifecycleOptions,
-  LimitOptions,
-  RecallQueueOptions,
-  RetrievalOptions,
+import {
+  DEFAULT_LIMITS,
+  type LifecycleOptions,
+  type LimitOptions,
+  type RecallDefaults,
+  type RecallQueueOptions,
+  type RetrievalOptions,
 } from '../core/options.ts'
 import type { AtRestSecret, Embedder, MemoryEventListener } from '../core/types.ts'
 import {
@@ -16,6 +18,7 @@ import {
 import { TIERS } from '../core/vocabulary.ts'
 import { checkAtRestSecret, type EngramDatabase } from '../storage/index.ts'
 import type { KeywordIndexOptions } from './index/keyword-index.ts'
+import { checkRecallDefaults } from './recall/options.ts'
 
 /** When the engine reviews itself (`EngineOptions.autoReview`). */
 export interface AutoReviewOptions {
@@ -33,7 +36,23 @@ export interface EngineOptions {
   IDBKeyRange?: typeof IDBKeyRange
   /** Turns text into vectors. Without one, recall is keyword-only (`degraded: 'no-embedder'`). */
   embedder?: Embedder
+  /**
+   * The engine-only tuning of retrieval and dedup (see {@link RetrievalOptions}): list depth,
+   * fusion, near-duplicate and related cosines. Each field over its default.
+   */
   retrieval?: Partial<RetrievalOptions>
+  /**
+   * Defaults of every recall's options, of the recall options' own type (less the `select`
+   * hook), merged under each call's options: the call's value wins, and `weights`,
+   * `selectOptions` and the objects of `floor` and `boosts` merge field by field
+   * (`mergeRecallOptions`). Checked at open like a recall's options. @default {} (the recall
+   * options' own defaults)
+   *
+   * @example
+   * const memory = await MemoryEngine.open({ name: 'm', recallDefaults: { k: 8, floor: { minCosine: 0.3 } } })
+   * await memory.recall('units', { k: 3 }) // => at most 3 hits, under the engine's floor
+   */
+  recallDefaults?: RecallDefaults
   limits?: Partial<LimitOptions>
   /**
    * Tiers, TTLs and confidence (see {@link LifecycleOptions}); `ttlDays`, `tierByType` and
@@ -136,6 +155,7 @@ const ENGINE_OPTIONS: Record<keyof EngineOptions, true> = {
   IDBKeyRange: true,
   embedder: true,
   retrieval: true,
+  recallDefaults: true,
   limits: true,
   lifecycle: true,
   autoReview: true,
@@ -186,6 +206,9 @@ export function checkEngineOptions(options: EngineOptions): void {
   if (o.recallQueue !== undefined) checkRecallQueue(o.recallQueue)
   if (o.encryption !== undefined) checkAtRestSecret(o.encryption, 'encryption')
   if (o.retrieval !== undefined) checkRetrieval(o.retrieval)
+  if (o.recallDefaults !== undefined) {
+    checkRecallDefaults(o.recallDefaults, { ...DEFAULT_LIMITS, ...(o.limits as object) })
+  }
   if (o.lifecycle !== undefined) checkLifecycle(o.lifecycle)
   if (o.autoReview !== undefined && o.autoReview !== false) {
     const a = expectOptions(o.autoReview, 'autoReview', ['idleMs'], 'autoReview.')
@@ -227,22 +250,29 @@ function checkLifecycle(value: unknown): void {
     eachEntry(l.sourceConfidence, 'lifecycle.sourceConfidence', (c, at) => numberIn(c, at, 0, 1))
 }
 
-/** The retrieval tuning whose wrong type would break every recall. */
+const RETRIEVAL_OPTIONS: Record<keyof RetrievalOptions, true> = {
+  rrfK: true,
+  listDepth: true,
+  nearDuplicate: true,
+  relatedFloor: true,
+  fusion: true,
+  tieEpsilon: true,
+}
+
+/**
+ * The retrieval tuning whose wrong type would break every recall. An unknown name is rejected:
+ * `retrieval.k` and `retrieval.boosts` moved to `recallDefaults`, `retrieval.candidates` is
+ * `retrieval.listDepth`.
+ */
 function checkRetrieval(value: unknown): void {
-  const r = expectOptions(value, 'retrieval', ownKeys(value), 'retrieval.')
+  const r = expectOptions(value, 'retrieval', Object.keys(RETRIEVAL_OPTIONS), 'retrieval.')
   if (r.rrfK !== undefined) numberIn(r.rrfK, 'retrieval.rrfK', 0, Number.POSITIVE_INFINITY)
-  if (r.candidates !== undefined) integerIn(r.candidates, 'retrieval.candidates', 1, 100_000)
-  if (r.k !== undefined) integerIn(r.k, 'retrieval.k', 1, 100_000)
+  if (r.listDepth !== undefined) integerIn(r.listDepth, 'retrieval.listDepth', 1, 100_000)
   if (r.nearDuplicate !== undefined) numberIn(r.nearDuplicate, 'retrieval.nearDuplicate', 0, 1)
   if (r.relatedFloor !== undefined) numberIn(r.relatedFloor, 'retrieval.relatedFloor', 0, 1)
   if (r.tieEpsilon !== undefined)
     numberIn(r.tieEpsilon, 'retrieval.tieEpsilon', 0, Number.POSITIVE_INFINITY)
   if (r.fusion !== undefined) oneOf(r.fusion, ['score', 'rrf'], 'retrieval.fusion')
-  if (r.boosts !== undefined) {
-    eachEntry(r.boosts, 'retrieval.boosts', (factor, at) => {
-      if (factor !== undefined) numberIn(factor, at, 0, Number.POSITIVE_INFINITY)
-    })
-  }
 }
 
 /** Checks each value of a record whose names belong elsewhere (types, sources, boost names). */

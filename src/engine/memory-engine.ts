@@ -247,7 +247,7 @@ export class MemoryEngine implements MemoryApi {
     const ctx = this.#ctx
     await connected(ctx)
     const started = performance.now()
-    const checked = checkRecallOptions(query, options, ctx.retrieval, ctx.limits)
+    const checked = checkRecallOptions(query, options, ctx.recallDefaults, ctx.limits)
     return this.#recallGate.run(() => this.#recall(query, options, checked, started))
   }
 

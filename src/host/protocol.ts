@@ -85,6 +85,7 @@ export type AllMemoryMethodsListed = NoneMissing<
 type EngineDataKey =
   | 'name'
   | 'retrieval'
+  | 'recallDefaults'
   | 'limits'
   | 'lifecycle'
   | 'autoReview'

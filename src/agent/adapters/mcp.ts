@@ -5,23 +5,20 @@
  */
 import type { ObjectSchema } from '../json-schema.ts'
 import type { MemoryTools } from '../memory-tools.ts'
-import type { ToolHints, ToolResult } from '../tool-spec.ts'
+import type { MemoryToolDefinition, ToolResult } from '../tool-spec.ts'
 import { definitionsOf, type ToolsOrDefinitions } from './definitions.ts'
 
-/** One entry of a `tools/list` result (MCP `Tool`). */
-export interface McpTool {
+/** One entry of a `tools/list` result (MCP `Tool`): a definition, its parameters as `inputSchema`. */
+export type McpTool = Pick<MemoryToolDefinition, 'title' | 'description' | 'annotations'> & {
   name: string
-  title: string
-  description: string
   inputSchema: ObjectSchema
-  annotations: ToolHints
 }
 
-/** A `tools/call` result (MCP `CallToolResult`). A type alias, so it fits index-signature types. */
-export type McpCallToolResult = {
-  content: { type: 'text'; text: string }[]
-  isError: boolean
-}
+/**
+ * A `tools/call` result (MCP `CallToolResult`): a tool result less the host-side `error`. A
+ * type alias, so it fits index-signature types.
+ */
+export type McpCallToolResult = Omit<ToolResult, 'error'>
 
 /**
  * The `tools` of a `tools/list` result.

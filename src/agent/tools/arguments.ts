@@ -2,6 +2,7 @@
 import { InvalidInputError, MemoryNotFoundError } from '../../core/errors.ts'
 import type { Memory, TrustLevel } from '../../core/types.ts'
 import { trustRank } from '../../core/vocabulary.ts'
+import type { JsonSchema } from '../json-schema.ts'
 import type { ToolSettings } from '../tool-settings.ts'
 import type { ToolContext } from '../tool-spec.ts'
 
@@ -16,6 +17,12 @@ export function checkK(k: unknown, settings: ToolSettings): number {
     )
   }
   return k as number
+}
+
+/** The `id` argument of the tools that take a memory found by a search. */
+export const MEMORY_ID: JsonSchema = {
+  type: 'string',
+  description: 'The id of the memory, from memory_search.',
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Feedback } from '../../core/types.ts'
 import { FEEDBACK_KINDS } from '../../core/vocabulary.ts'
 import { objectSchema } from '../json-schema.ts'
 import type { ToolSpec } from '../tool-spec.ts'
-import { ownMemory } from './arguments.ts'
+import { MEMORY_ID, ownMemory } from './arguments.ts'
 
 /** What each verdict did, in the model's words. */
 const DONE: Record<Feedback, string> = {
@@ -33,7 +33,7 @@ export const feedbackTool: ToolSpec = {
     ].join(' '),
   parameters: () =>
     objectSchema({
-      id: { type: 'string', description: 'The id of the memory, from memory_search.' },
+      id: MEMORY_ID,
       verdict: {
         type: 'string',
         enum: [...FEEDBACK_KINDS],

@@ -1,18 +1,13 @@
 import { objectSchema } from '../json-schema.ts'
-import type { ToolSpec } from '../tool-spec.ts'
-import { ownMemory } from './arguments.ts'
+import { OVERWRITE_HINTS, type ToolSpec } from '../tool-spec.ts'
+import { MEMORY_ID, ownMemory } from './arguments.ts'
 
 /** `memory_forget`: deletes a memory of the tools' namespace by id. */
 export const forgetTool: ToolSpec = {
   name: 'memory_forget',
   title: 'Forget a memory',
   writes: true,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: OVERWRITE_HINTS,
   untrustedContent: false,
   describe: () =>
     [
@@ -21,7 +16,7 @@ export const forgetTool: ToolSpec = {
     ].join(' '),
   parameters: () =>
     objectSchema({
-      id: { type: 'string', description: 'The id of the memory, from memory_search.' },
+      id: MEMORY_ID,
     }),
   async run(context, args) {
     const id = args.id as string

@@ -1,7 +1,7 @@
 import type { Degraded, RecallOptions } from '../../core/types.ts'
 import { packMemoriesForPrompt } from '../format-memories.ts'
-import { objectSchema } from '../json-schema.ts'
-import { isRelevant } from '../relevance.ts'
+import { nullableStrings, objectSchema } from '../json-schema.ts'
+import { relevanceFloor } from '../relevance.ts'
 import type { ToolSpec } from '../tool-spec.ts'
 import { checkK } from './arguments.ts'
 
@@ -46,16 +46,10 @@ export const searchTool: ToolSpec = {
         type: ['integer', 'null'],
         description: `How many memories to return, 1-${s.maxK}; null for ${s.k}.`,
       },
-      types: {
-        type: ['array', 'null'],
-        items: { type: 'string' },
-        description: "Only memories of these types, e.g. ['fact']; null for all.",
-      },
-      tags: {
-        type: ['array', 'null'],
-        items: { type: 'string' },
-        description: 'Only memories carrying every one of these tags; null for no tag filter.',
-      },
+      types: nullableStrings("Only memories of these types, e.g. ['fact']; null for all."),
+      tags: nullableStrings(
+        'Only memories carrying every one of these tags; null for no tag filter.',
+      ),
     }),
   async run({ memory, settings: s }, args) {
     const query = args.query as string
@@ -63,15 +57,13 @@ export const searchTool: ToolSpec = {
       k: checkK(args.k, s),
       namespace: s.namespace,
       includeFlagged: s.flagged === 'mark',
+      floor: relevanceFloor(s.minCosine),
     }
     if (args.types !== null) options.types = args.types as string[]
     if (args.tags !== null) options.tags = args.tags as string[]
     if (s.minTrust !== undefined) options.minTrust = s.minTrust
-    // -1 keeps every hit: the engine's relevance floor must not drop what the caller asked for.
-    if (s.minCosine <= -1) options.floor = false
     const result = await memory.recall(query, options)
-    const relevant = result.hits.filter((hit) => isRelevant(hit, s.minCosine))
-    const packed = packMemoriesForPrompt(relevant, {
+    const packed = packMemoriesForPrompt(result.hits, {
       tokenBudget: s.tokenBudget,
       flagged: s.flagged,
     })

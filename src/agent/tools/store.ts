@@ -1,6 +1,6 @@
 import type { Confidence, RememberOptions } from '../../core/types.ts'
 import { CONFIDENCE_LEVELS } from '../../core/vocabulary.ts'
-import { objectSchema } from '../json-schema.ts'
+import { nullableString, nullableStrings, objectSchema } from '../json-schema.ts'
 import type { ToolSpec } from '../tool-spec.ts'
 
 /** `memory_store`: one durable fact, written with the host's provenance and poison policy. */
@@ -27,16 +27,12 @@ export const storeTool: ToolSpec = {
   parameters: () =>
     objectSchema({
       text: { type: 'string', description: 'The fact, as one self-contained sentence.' },
-      type: {
-        type: ['string', 'null'],
-        description:
-          "What kind of memory: 'fact' (the default, for null), or 'skill' for steps that worked.",
-      },
-      tags: {
-        type: ['array', 'null'],
-        items: { type: 'string' },
-        description: "Up to 32 short labels to filter by later, e.g. ['family']; null for none.",
-      },
+      type: nullableString(
+        "What kind of memory: 'fact' (the default, for null), or 'skill' for steps that worked.",
+      ),
+      tags: nullableStrings(
+        "Up to 32 short labels to filter by later, e.g. ['family']; null for none.",
+      ),
       confidence: {
         type: ['string', 'null'],
         enum: [...CONFIDENCE_LEVELS, null],

@@ -1,8 +1,8 @@
 import { InvalidInputError } from '../../core/errors.ts'
 import type { MemoryPatch } from '../../core/types.ts'
-import { objectSchema } from '../json-schema.ts'
-import type { ToolSpec } from '../tool-spec.ts'
-import { lowerTrust, ownMemory } from './arguments.ts'
+import { nullableString, nullableStrings, objectSchema } from '../json-schema.ts'
+import { OVERWRITE_HINTS, type ToolSpec } from '../tool-spec.ts'
+import { lowerTrust, MEMORY_ID, ownMemory } from './arguments.ts'
 
 /**
  * `memory_update`: corrects a memory of the tools' namespace. A new text is the model's word,
@@ -13,12 +13,7 @@ export const updateTool: ToolSpec = {
   name: 'memory_update',
   title: 'Correct a memory',
   writes: true,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: OVERWRITE_HINTS,
   untrustedContent: false,
   describe: () =>
     [
@@ -28,16 +23,13 @@ export const updateTool: ToolSpec = {
     ].join(' '),
   parameters: () =>
     objectSchema({
-      id: { type: 'string', description: 'The id of the memory, from memory_search.' },
-      text: {
-        type: ['string', 'null'],
-        description: 'The corrected fact, one self-contained sentence; null to keep the text.',
-      },
-      tags: {
-        type: ['array', 'null'],
-        items: { type: 'string' },
-        description: 'The new full list of tags (it replaces the old one); null to keep them.',
-      },
+      id: MEMORY_ID,
+      text: nullableString(
+        'The corrected fact, one self-contained sentence; null to keep the text.',
+      ),
+      tags: nullableStrings(
+        'The new full list of tags (it replaces the old one); null to keep them.',
+      ),
     }),
   async run(context, args) {
     const id = args.id as string

@@ -46,8 +46,9 @@ export interface RecallOptions {
    * Return as many hits (up to `k`, which then defaults to 100) as fit this many tokens, best
    * first, estimated as the agent's `estimateTokens` does (4 ASCII characters a token, each
    * other code point one; errs high). A hit too long for what is left is given by its `summary`
-   * when that fits (`resolution: 'summary'`); packing stops at the first that fits neither way.
-   * 1..1000000. @default no budget
+   * when that fits (`resolution: 'summary'`); one that fits neither way is left out and the
+   * smaller hits after it may still go in, in rank order (the agent's prompt blocks pack by the
+   * same rule, `packToBudget`). 1..1000000. @default no budget
    */
   tokenBudget?: number
   /** Also return memories another one `supersedes`. @default false */
@@ -62,8 +63,17 @@ export interface RecallOptions {
    * // => 2 hits, then at most 2 of their neighbours (via 'rel'), however many edges they have
    */
   expand?: number
-  /** Apply recency / confidence / frequency boosts. @default true */
-  boosts?: boolean
+  /**
+   * The recency, confidence and frequency boosts applied after fusion: `true` applies them with
+   * the engine's factors (`EngineOptions.recallDefaults.boosts`, else `DEFAULT_BOOSTS`), `false`
+   * skips them, an object overrides some factors (`BoostOptions`: `recency`, `recencyDays`,
+   * `highConfidence`, `lowConfidence`, `frequencyStep`, `frequencyCap`, each ≥ 0).
+   * @default true
+   *
+   * @example
+   * await memory.recall('units', { boosts: { recency: 1.5 } }) // => confirmed memories ×1.5
+   */
+  boosts?: boolean | Partial<BoostOptions>
   /** Write this recall to the recall log. @default true */
   log?: boolean
   /**
@@ -96,19 +106,47 @@ export interface RecallOptions {
    * A model with no calibration (bge and MiniLM until measured on real weights): its cosines
    * cannot be read, so semantic and hybrid recall keep every hit (`filtered: 0`).
    *
+   * `minCosine` (-1..1, off at -1) is a bar on the raw cosine that holds whatever the model's
+   * calibration: a hit that matched no query term (and no alias or tag) stays only at that
+   * cosine or more, also under a model nobody calibrated. The agent's `minCosine` is this bar.
+   *
    * `false` switches the floor off; an object overrides some bars: `queryCoverage` 0..1,
-   * `queryLift` and `hitLift` 0..100 (spreads).
+   * `queryLift` and `hitLift` 0..100 (spreads), `minCosine` -1..1.
    *
    * There is no `minScore`: the fused score's scale changes with the query (the lists' shares
    * adapt to how sure each is, see `RecallHit.fused`), so one cut would mean something else for
    * every query; the floor reads evidence on the model's scale instead.
    *
-   * @default true ({ queryCoverage: 0.25, queryLift: 2.5, hitLift: 0.5 })
+   * @default true ({ queryCoverage: 0.25, queryLift: 2.5, hitLift: 0.5, minCosine: -1 })
    * @example
    * await memory.recall('banana spaceship') // => { hits: [], filtered: 5, tookMs: 1.2 }
    * await memory.recall('banana spaceship', { floor: false }) // => the 5 least bad hits, filtered 0
    */
-  floor?: boolean | { queryCoverage?: number; queryLift?: number; hitLift?: number }
+  floor?:
+    | boolean
+    | { queryCoverage?: number; queryLift?: number; hitLift?: number; minCosine?: number }
+}
+
+/**
+ * Multiplicative boosts applied after fusion (`RecallOptions.boosts` given as an object, each
+ * field over its default; `EngineOptions.recallDefaults.boosts` for every recall).
+ */
+export interface BoostOptions {
+  /** Window in days within which a confirmation counts as recent. @default 30 */
+  recencyDays: number
+  /** Factor for memories confirmed within the window. @default 1.2 */
+  recency: number
+  /**
+   * Factor at confidence 0.9 (`'high'`); the factor runs linearly from `lowConfidence` at 0.3
+   * through 1 at 0.6 to this at 0.9 (and on to 1..0 beyond). @default 1.2
+   */
+  highConfidence: number
+  /** Factor at confidence 0.3 (`'low'`). @default 0.8 */
+  lowConfidence: number
+  /** Added per past recall: factor = min(cap, 1 + step * recallCount). @default 0.01 */
+  frequencyStep: number
+  /** Ceiling of the frequency factor. @default 1.1 */
+  frequencyCap: number
 }
 
 /** A host-supplied judge that picks the hits worth keeping. */

@@ -3,35 +3,21 @@
  * Gathered by `core/options.ts`.
  */
 
-import type { ListName } from '../contract/recall.ts'
+import type { BoostOptions, ListName, RecallOptions } from '../contract/recall.ts'
 
-/** Multiplicative boosts applied after fusion. */
-export interface BoostOptions {
-  /** Window in days within which a confirmation counts as recent. @default 30 */
-  recencyDays: number
-  /** Factor for memories confirmed within the window. @default 1.2 */
-  recency: number
-  /**
-   * Factor at confidence 0.9 (`'high'`); the factor runs linearly from `lowConfidence` at 0.3
-   * through 1 at 0.6 to this at 0.9 (and on to 1..0 beyond). @default 1.2
-   */
-  highConfidence: number
-  /** Factor at confidence 0.3 (`'low'`). @default 0.8 */
-  lowConfidence: number
-  /** Added per past recall: factor = min(cap, 1 + step * recallCount). @default 0.01 */
-  frequencyStep: number
-  /** Ceiling of the frequency factor. @default 1.1 */
-  frequencyCap: number
-}
+export type { BoostOptions } from '../contract/recall.ts'
 
-/** Tuning of retrieval and dedup. Range notes are what makes sense, not hard limits. */
+/**
+ * The engine-only tuning of retrieval and dedup (`EngineOptions.retrieval`): what no single
+ * recall may change. What a recall may change has its engine-wide default in
+ * `EngineOptions.recallDefaults`, of the recall options' own type. Range notes are what makes
+ * sense, not hard limits.
+ */
 export interface RetrievalOptions {
   /** RRF constant: score = Σ weight / (rrfK + rank). @default 60 */
   rrfK: number
-  /** Candidates taken from each list before fusion. @default 30 */
-  candidates: number
-  /** Hits returned when `k` is not given. @default 5 */
-  k: number
+  /** Candidates taken from each list before fusion, 1..100000. @default 30 */
+  listDepth: number
   /** Cosine at or above which a write is a near duplicate of an existing memory. @default 0.97 */
   nearDuplicate: number
   /**
@@ -40,7 +26,6 @@ export interface RetrievalOptions {
    * their own scale: set it with the model. 0..1. @default 0.8
    */
   relatedFloor: number
-  boosts: BoostOptions
   /**
    * How the lists are merged. `'score'`: a weighted convex combination of each list's
    * normalised scores, which listens to how sure each list is (near-tied BM25 scores leave the
@@ -64,12 +49,40 @@ export const DEFAULT_BOOSTS: Readonly<BoostOptions> = Object.freeze({
 
 export const DEFAULT_RETRIEVAL: Readonly<RetrievalOptions> = Object.freeze({
   rrfK: 60,
-  candidates: 30,
-  k: 5,
+  listDepth: 30,
   nearDuplicate: 0.97,
   relatedFloor: 0.8,
-  boosts: DEFAULT_BOOSTS,
 })
+
+/**
+ * Engine-wide defaults of the per-call recall options (`EngineOptions.recallDefaults`): the same
+ * type as a recall's options, less the `select` hook (a function, which cannot cross to a
+ * worker), merged under each call's options field by field (MiniSearch's `searchOptions`): a
+ * call's value wins; `weights`, `selectOptions` and the objects of `floor` and `boosts` merge
+ * by field; `floor: true` or `boosts: true` on a call keeps the engine's bars.
+ *
+ * @example
+ * await MemoryEngine.open({ name: 'm', recallDefaults: { k: 8, boosts: { recency: 1.5 } } })
+ * await memory.recall('units') // => up to 8 hits, confirmed ones boosted ×1.5
+ */
+export type RecallDefaults = Omit<RecallOptions, 'select'>
+
+/**
+ * What a recall option is when neither the call nor `recallDefaults` gives it (`floor` and
+ * `selectOptions` have their own tables: `DEFAULT_FLOOR_POLICY`, {@link DEFAULT_SELECT}).
+ * `k` with a `tokenBudget` and no `k` anywhere is `limits.maxK`: the budget decides.
+ */
+export const DEFAULT_RECALL = Object.freeze({
+  k: 5,
+  mode: 'hybrid',
+  explain: true,
+  includeFlagged: true,
+  includeExpired: false,
+  includeSuperseded: false,
+  expand: 0,
+  log: true,
+  collapsePages: true,
+} as const satisfies RecallDefaults)
 
 /** Recall-log entries kept; the oldest are dropped. */
 export const DEFAULT_RECALL_LOG_SIZE = 200
@@ -150,8 +163,8 @@ export const DEFAULT_SCORE_FLOORS: Readonly<Record<ListName, number>> = Object.f
 })
 
 /**
- * Hybrid recall reads this many times `candidates` from the vector index: the list it fuses is the
- * top `candidates`, the rest only supply cosines of keyword candidates the list left out. An
+ * Hybrid recall reads this many times `listDepth` from the vector index: the list it fuses is the
+ * top `listDepth`, the rest only supply cosines of keyword candidates the list left out. An
  * integer ≥ 1; more costs scan time for rarer cosines. @default 4
  */
 export const COSINE_DEPTH = 4

@@ -43,6 +43,11 @@ export interface FloorPolicy {
   queryLift: number
   /** A hit that matched no query term needs its cosine this far above the unrelated level. */
   hitLift: number
+  /**
+   * …and, whatever the model's calibration, a raw cosine of at least this; -1 is no bar. The
+   * one rule behind the agent's `minCosine` (`memory_search` and `contextFor` alike). -1..1.
+   */
+  minCosine: number
 }
 
 /**
@@ -56,6 +61,7 @@ export const DEFAULT_FLOOR_POLICY: Readonly<FloorPolicy> = Object.freeze({
   queryCoverage: 0.25,
   queryLift: 2.5,
   hitLift: 0.5,
+  minCosine: -1,
 })
 
 /** How far `cosine` stands above the model's unrelated level, in spreads; 0 below it. */
@@ -98,14 +104,40 @@ export function queryOnTopic(
   return best >= queryLiftBar(policy.queryLift, memories)
 }
 
-/** Whether one hit of an on-topic query has evidence of its own. */
+/**
+ * Whether one hit of an on-topic query has evidence of its own. Without a calibration (a model
+ * nobody measured) only the raw `minCosine` bar can be read.
+ */
 export function hitHasEvidence(
   hit: HitEvidence,
-  calibration: ModelCalibration,
+  calibration: ModelCalibration | undefined,
   policy: FloorPolicy = DEFAULT_FLOOR_POLICY,
 ): boolean {
   if (hit.exact || hit.coverage > 0) return true
-  return hit.cosine !== undefined && liftOf(hit.cosine, calibration) >= policy.hitLift
+  if (hit.cosine === undefined) return false
+  if (hit.cosine < policy.minCosine) return false
+  return calibration === undefined || liftOf(hit.cosine, calibration) >= policy.hitLift
+}
+
+/**
+ * The hits that clear the one bar an uncalibrated model allows, the raw `minCosine`: a hit that
+ * matched no query term needs at least that cosine; the query as a whole is not judged.
+ *
+ * @example
+ * applyCosineBar([{ coverage: 0, cosine: 0.2 }, { coverage: 0.5, cosine: 0.1 }], (h) => h, 0.5)
+ * // => { kept: [the second], dropped: 1 }
+ */
+export function applyCosineBar<T>(
+  hits: readonly T[],
+  evidence: (hit: T) => HitEvidence,
+  minCosine: number,
+): { kept: T[]; dropped: number } {
+  const policy = { ...DEFAULT_FLOOR_POLICY, minCosine }
+  const kept = hits.filter((hit) => {
+    const e = evidence(hit)
+    return e.cosine === undefined ? true : hitHasEvidence(e, undefined, policy)
+  })
+  return { kept, dropped: hits.length - kept.length }
 }
 
 /**

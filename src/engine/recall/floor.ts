@@ -1,5 +1,11 @@
 import type { ModelCalibration } from '../../core/adaptive-fusion.ts'
-import { applyFloor, type FloorPolicy, type HitEvidence, liftOf } from '../../core/recall/floor.ts'
+import {
+  applyCosineBar,
+  applyFloor,
+  type FloorPolicy,
+  type HitEvidence,
+  liftOf,
+} from '../../core/recall/floor.ts'
 import type { Memory, RecallHit } from '../../core/types.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallLists } from './lists.ts'
@@ -33,19 +39,22 @@ export interface Floored {
  * the query's terms it matched, its cosine, whether an exact list named it — judged on the
  * model's scale by {@link applyFloor}; order is kept. Without a vector list no calibration is
  * needed (every keyword match stands). A model without a calibration cannot have its cosines
- * read, so when the vector list ran the floor keeps everything: too lax beats losing answers.
+ * read on its scale, so when the vector list ran only the raw `minCosine` bar applies (off by
+ * default): too lax beats losing answers.
  */
 export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): Floored {
   const { policy, calibration, found } = input
   const vectorRan = found.vector?.list !== undefined
-  if (policy === null || (vectorRan && calibration === undefined)) {
-    return { kept: [...ranked], filtered: 0, cosineOnly: new Map() }
+  if (policy === null) return { kept: [...ranked], filtered: 0, cosineOnly: new Map() }
+  const evidence = evidenceReader(input)
+  if (vectorRan && calibration === undefined) {
+    if (policy.minCosine <= -1) return { kept: [...ranked], filtered: 0, cosineOnly: new Map() }
+    const { kept } = applyCosineBar(ranked, evidence, policy.minCosine)
+    return { kept, filtered: countFiltered(ranked, kept, input.k), cosineOnly: new Map() }
   }
   const scale = calibration ?? UNUSED_SCALE
-  const evidence = evidenceReader(input)
   const { kept } = applyFloor(ranked, evidence, scale, policy, readSize(found))
-  const keptSet = new Set(kept)
-  const filtered = ranked.slice(0, input.k).filter((r) => !keptSet.has(r)).length
+  const filtered = countFiltered(ranked, kept, input.k)
   const cosineOnly = new Map<string, number>()
   for (const r of kept) {
     const e = evidence(r)
@@ -56,10 +65,16 @@ export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): F
   return { kept, filtered, cosineOnly }
 }
 
+/** Candidates within the top `k` (before the floor) that the floor dropped. */
+function countFiltered(ranked: readonly Ranked[], kept: readonly Ranked[], k: number): number {
+  const keptSet = new Set(kept)
+  return ranked.slice(0, k).filter((r) => !keptSet.has(r)).length
+}
+
 /**
  * How many cosines the query's standing rests on: the vector list's read, the whole scope when
  * the scan came back short; many without a vector list, or when hybrid's deep read was cut
- * (`cosineBound`). A semantic read cut at `candidates` counts as the read; at the default 30 that
+ * (`cosineBound`). A semantic read cut at `listDepth` counts as the read; at the default 30 that
  * is above the ~23 memories from which the bar no longer moves.
  */
 function readSize(found: FloorInput['found']): number {

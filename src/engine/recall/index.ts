@@ -81,15 +81,20 @@ export async function runRecall(
     return { hits, filtered: 0, degraded: 'recency' }
   }
   const scope = recallScope(indexes, q, o, ctx.now, ctx.lifecycle)
-  const found = await buildLists(ctx, q, scope, o, retrieval.candidates)
+  const found = await buildLists(ctx, q, scope, o, retrieval.listDepth)
   const calibration = calibrationFor(ctx.embedder?.model)
   const fused = fuseLists(found.lists, found.vector, retrieval, {
     query: q,
     terms: found.terms,
     calibration,
   })
-  const boosts = o.boosts ? retrieval.boosts : null
-  const ranked = rankCandidates(fused.candidates, indexes.catalogue, boosts, ctx.now, ctx.lifecycle)
+  const ranked = rankCandidates(
+    fused.candidates,
+    indexes.catalogue,
+    o.boosts,
+    ctx.now,
+    ctx.lifecycle,
+  )
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)
   const floored = floorCandidates(visible, {

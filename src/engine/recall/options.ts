@@ -1,5 +1,16 @@
-import type { LimitOptions, RetrievalOptions, SelectOptions } from '../../core/options.ts'
-import { DEFAULT_NAMESPACE, DEFAULT_RECALL_LOG_READ, DEFAULT_SELECT } from '../../core/options.ts'
+import type {
+  BoostOptions,
+  LimitOptions,
+  RecallDefaults,
+  SelectOptions,
+} from '../../core/options.ts'
+import {
+  DEFAULT_BOOSTS,
+  DEFAULT_NAMESPACE,
+  DEFAULT_RECALL,
+  DEFAULT_RECALL_LOG_READ,
+  DEFAULT_SELECT,
+} from '../../core/options.ts'
 import { DEFAULT_FLOOR_POLICY, type FloorPolicy } from '../../core/recall/floor.ts'
 import type {
   ListName,
@@ -41,7 +52,8 @@ export interface CheckedRecallOptions {
   includeSuperseded: boolean
   expand: number
   tokenBudget?: number
-  boosts: boolean
+  /** The boosts' factors, or null when `boosts: false`. */
+  boosts: BoostOptions | null
   log: boolean
   collapsePages: boolean
   select?: SelectHook
@@ -72,89 +84,191 @@ const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
   floor: true,
 }
 const RECALL_OPTION_NAMES = Object.keys(RECALL_OPTIONS)
+const RECALL_DEFAULT_NAMES = RECALL_OPTION_NAMES.filter((name) => name !== 'select')
 
 /** Most types a recall may filter on. */
 const MAX_TYPES = 64
 
 /**
  * Checks a recall: the query with the same character rules as stored text ({@link validateQuery}),
- * then every option, each by its one check. Unknown option names are rejected.
+ * then every option, each by its one check, after the engine's `recallDefaults` are merged under
+ * them ({@link mergeRecallOptions}). Unknown option names are rejected.
  *
  * @throws InvalidInputError `BAD_OPTION` and the text codes, naming the field.
  */
 export function checkRecallOptions(
   query: unknown,
   options: RecallOptions | undefined,
-  retrieval: RetrievalOptions,
+  defaults: RecallDefaults,
   limits: LimitOptions,
 ): CheckedRecallOptions {
   const clean = validateQuery(query, limits.maxQueryLength)
-  const o = expectOptions(options, 'options', RECALL_OPTION_NAMES, '') as RecallOptions
-  const checked: CheckedRecallOptions = {
-    query: clean,
+  const given = expectOptions(options, 'options', RECALL_OPTION_NAMES, '') as RecallOptions
+  return { query: clean, ...resolveRecallOptions(mergeRecallOptions(defaults, given), limits, '') }
+}
+
+/**
+ * Checks `EngineOptions.recallDefaults` at open, by the same checks as a recall's options, each
+ * error naming `recallDefaults.<field>`; returns them as given.
+ *
+ * @throws InvalidInputError `BAD_OPTION`.
+ */
+export function checkRecallDefaults(value: unknown, limits: LimitOptions): RecallDefaults {
+  const prefix = 'recallDefaults.'
+  const given = expectOptions(value, 'recallDefaults', RECALL_DEFAULT_NAMES, prefix)
+  resolveRecallOptions(given as RecallDefaults, limits, prefix)
+  return given as RecallDefaults
+}
+
+/** The record options whose fields merge one by one; the others are replaced whole. */
+const MERGED_BY_FIELD = ['weights', 'selectOptions'] as const
+/** The options that are `true`, `false` or an object of settings over their defaults. */
+const SWITCHED_SETTINGS = ['floor', 'boosts'] as const
+
+/**
+ * The one merge of engine-wide defaults under a call's options (MiniSearch's `searchOptions`):
+ * a call's value wins; `weights` and `selectOptions` merge field by field; `floor` and `boosts`
+ * are `false` (off), `true` (on with the engine's settings) or an object merged over the
+ * engine's settings. Values are not checked here: the merged options are.
+ *
+ * @example
+ * mergeRecallOptions({ k: 8, floor: { hitLift: 1 } }, { floor: { minCosine: 0.5 } })
+ * // => { k: 8, floor: { hitLift: 1, minCosine: 0.5 } }
+ */
+export function mergeRecallOptions(
+  defaults: RecallDefaults,
+  options: RecallOptions,
+): RecallOptions {
+  const merged: Record<string, unknown> = { ...defaults }
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined) merged[name] = value
+  }
+  const under = defaults as Record<string, unknown>
+  const over = options as Record<string, unknown>
+  for (const name of MERGED_BY_FIELD) {
+    if (isRecord(under[name]) && isRecord(over[name]))
+      merged[name] = { ...under[name], ...over[name] }
+  }
+  for (const name of SWITCHED_SETTINGS) {
+    const base = under[name]
+    const given = over[name]
+    if (!isRecord(base)) continue
+    if (given === true) merged[name] = base
+    else if (isRecord(given)) merged[name] = { ...base, ...given }
+  }
+  return merged as RecallOptions
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** Every option of `o` checked, field names under `prefix`, defaults filled in. */
+function resolveRecallOptions(
+  o: RecallOptions,
+  limits: LimitOptions,
+  prefix: string,
+): Omit<CheckedRecallOptions, 'query'> {
+  const at = (name: string): string => prefix + name
+  const d = DEFAULT_RECALL
+  const checked: Omit<CheckedRecallOptions, 'query'> = {
     // A budget, not a count, decides how many hits a budgeted recall returns unless `k` says.
-    k: validateK(o.k ?? (o.tokenBudget !== undefined ? limits.maxK : retrieval.k), limits.maxK),
-    mode: oneOf(o.mode ?? 'hybrid', RECALL_MODES, 'mode'),
-    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, 'namespace'),
-    weights: checkWeights(o.weights),
-    explain: booleanOr(o.explain, true, 'explain'),
-    includeFlagged: booleanOr(o.includeFlagged, true, 'includeFlagged'),
-    includeExpired: booleanOr(o.includeExpired, false, 'includeExpired'),
-    includeSuperseded: booleanOr(o.includeSuperseded, false, 'includeSuperseded'),
+    k: validateK(o.k ?? (o.tokenBudget !== undefined ? limits.maxK : d.k), limits.maxK, at('k')),
+    mode: oneOf(o.mode ?? d.mode, RECALL_MODES, at('mode')),
+    namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, at('namespace')),
+    weights: checkWeights(o.weights, at('weights')),
+    explain: booleanOr(o.explain, d.explain, at('explain')),
+    includeFlagged: booleanOr(o.includeFlagged, d.includeFlagged, at('includeFlagged')),
+    includeExpired: booleanOr(o.includeExpired, d.includeExpired, at('includeExpired')),
+    includeSuperseded: booleanOr(o.includeSuperseded, d.includeSuperseded, at('includeSuperseded')),
     // One hop only: deeper expansion would pull in most of a well-connected memory.
-    expand: o.expand === undefined ? 0 : integerIn(o.expand, 'expand', 0, 1),
-    boosts: booleanOr(o.boosts, true, 'boosts'),
-    log: booleanOr(o.log, true, 'log'),
-    collapsePages: booleanOr(o.collapsePages, true, 'collapsePages'),
-    selectOptions: checkSelectOptions(o.selectOptions),
-    floor: checkFloor(o.floor),
+    expand: o.expand === undefined ? d.expand : integerIn(o.expand, at('expand'), 0, 1),
+    boosts: checkBoosts(o.boosts, at('boosts')),
+    log: booleanOr(o.log, d.log, at('log')),
+    collapsePages: booleanOr(o.collapsePages, d.collapsePages, at('collapsePages')),
+    selectOptions: checkSelectOptions(o.selectOptions, at('selectOptions')),
+    floor: checkFloor(o.floor, at('floor')),
   }
   if (o.select !== undefined)
     checked.select = expectFunction<SelectHook>(
       o.select,
-      'select',
+      at('select'),
       'a function (query, hits) => ids',
     )
-  if (o.types !== undefined) checked.types = validateNames(o.types, 'types', MAX_TYPES)
+  if (o.types !== undefined) checked.types = validateNames(o.types, at('types'), MAX_TYPES)
   if (o.tags !== undefined)
-    checked.tags = validateTags(o.tags, 'tags', limits.maxTags, limits.maxTagLength)
+    checked.tags = validateTags(o.tags, at('tags'), limits.maxTags, limits.maxTagLength)
   if (o.tokenBudget !== undefined)
-    checked.tokenBudget = integerIn(o.tokenBudget, 'tokenBudget', 1, 1_000_000)
-  if (o.minTrust !== undefined) checked.minTrust = oneOf(o.minTrust, TRUST_LEVELS, 'minTrust')
+    checked.tokenBudget = integerIn(o.tokenBudget, at('tokenBudget'), 1, 1_000_000)
+  if (o.minTrust !== undefined) checked.minTrust = oneOf(o.minTrust, TRUST_LEVELS, at('minTrust'))
   return checked
 }
 
-function checkWeights(value: unknown): Record<ListName, number> {
+function checkWeights(value: unknown, field: string): Record<ListName, number> {
   const weights: Record<ListName, number> = { keyword: 1, vector: 1, alias: 1, tag: 1 }
-  const given = expectOptions(value, 'weights', LIST_NAMES, 'weights.')
+  const given = expectOptions(value, field, LIST_NAMES, `${field}.`)
   for (const name of LIST_NAMES) {
     const weight = given[name]
     if (weight !== undefined)
-      weights[name] = numberIn(weight, `weights.${name}`, 0, Number.POSITIVE_INFINITY)
+      weights[name] = numberIn(weight, `${field}.${name}`, 0, Number.POSITIVE_INFINITY)
   }
   return weights
 }
 
-/** Upper bound of each floor bar; lifts are in spreads, beyond 100 every cosine is noise. */
-const FLOOR_LIMITS: Record<keyof FloorPolicy, number> = {
-  queryCoverage: 1,
-  queryLift: 100,
-  hitLift: 100,
+/**
+ * The range of each floor bar; lifts are in spreads, beyond 100 every cosine is noise; a cosine
+ * runs from -1 (no bar) to 1.
+ */
+const FLOOR_RANGES: Record<keyof FloorPolicy, [number, number]> = {
+  queryCoverage: [0, 1],
+  queryLift: [0, 100],
+  hitLift: [0, 100],
+  minCosine: [-1, 1],
 }
 
 /**
  * `floor`: `true` or absent for {@link DEFAULT_FLOOR_POLICY}, `false` for none, or an object
- * overriding some bars (`queryCoverage` 0..1, `queryLift` and `hitLift` 0..100 spreads).
+ * overriding some bars (`queryCoverage` 0..1, `queryLift` and `hitLift` 0..100 spreads,
+ * `minCosine` -1..1).
  */
-function checkFloor(value: unknown): FloorPolicy | null {
-  if (value === undefined || value === true) return { ...DEFAULT_FLOOR_POLICY }
+function checkFloor(value: unknown, field: string): FloorPolicy | null {
+  return switched(value, field, DEFAULT_FLOOR_POLICY, FLOOR_RANGES)
+}
+
+const UNBOUNDED: [number, number] = [0, Number.POSITIVE_INFINITY]
+
+/** Each boost setting is a factor, a step or a window: ≥ 0. */
+const BOOST_RANGES: Record<keyof BoostOptions, [number, number]> = {
+  recencyDays: UNBOUNDED,
+  recency: UNBOUNDED,
+  highConfidence: UNBOUNDED,
+  lowConfidence: UNBOUNDED,
+  frequencyStep: UNBOUNDED,
+  frequencyCap: UNBOUNDED,
+}
+
+/** `boosts`: `true` or absent for {@link DEFAULT_BOOSTS}, `false` for none, or some factors. */
+function checkBoosts(value: unknown, field: string): BoostOptions | null {
+  return switched(value, field, DEFAULT_BOOSTS, BOOST_RANGES)
+}
+
+/**
+ * A setting switched on or off or tuned (`floor`, `boosts`): `true` or absent gives `defaults`,
+ * `false` null, an object its numbers over `defaults`, each within its range.
+ */
+function switched<T extends { [K in keyof T]: number }>(
+  value: unknown,
+  field: string,
+  defaults: Readonly<T>,
+  ranges: Record<keyof T, [number, number]>,
+): T | null {
+  if (value === undefined || value === true) return { ...defaults }
   if (value === false) return null
   if (value === null || typeof value !== 'object') {
-    throw badOption('floor', 'true, false or { queryCoverage?, queryLift?, hitLift? }', value)
+    const shape = Object.keys(ranges).map((name) => `${name}?`)
+    throw badOption(field, `true, false or { ${shape.join(', ')} }`, value)
   }
-  return overrides(value, 'floor', DEFAULT_FLOOR_POLICY, FLOOR_LIMITS, (v, f, max) =>
-    numberIn(v, f, 0, max),
-  )
+  return overrides(value, field, defaults, ranges, (v, f, [min, max]) => numberIn(v, f, min, max))
 }
 
 const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
@@ -163,22 +277,22 @@ const SELECT_LIMITS: Record<keyof SelectOptions, number> = {
   timeoutMs: 600_000,
 }
 
-function checkSelectOptions(value: unknown): SelectOptions {
-  return overrides(value, 'selectOptions', DEFAULT_SELECT, SELECT_LIMITS, (v, f, max) =>
+function checkSelectOptions(value: unknown, field: string): SelectOptions {
+  return overrides(value, field, DEFAULT_SELECT, SELECT_LIMITS, (v, f, max) =>
     integerIn(v, f, 1, max),
   )
 }
 
 /**
- * A small numeric record (`floor`, `selectOptions`): `defaults` with the fields `value` gives,
- * each checked against its upper bound in `limits`; an unknown name is rejected.
+ * A small numeric record (`floor`, `boosts`, `selectOptions`): `defaults` with the fields
+ * `value` gives, each checked against its bound in `limits`; an unknown name is rejected.
  */
-function overrides<T extends { [K in keyof T]: number }>(
+function overrides<T extends { [K in keyof T]: number }, L>(
   value: unknown,
   field: string,
   defaults: Readonly<T>,
-  limits: Record<keyof T, number>,
-  check: (value: unknown, field: string, max: number) => number,
+  limits: Record<keyof T, L>,
+  check: (value: unknown, field: string, limit: L) => number,
 ): T {
   const names = Object.keys(limits) as (keyof T & string)[]
   const given = expectOptions(value, field, names, `${field}.`)

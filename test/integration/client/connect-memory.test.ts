@@ -313,10 +313,10 @@ describe('connectMemory over a MessageChannel', () => {
     const error = await connectMemory(port2, {
       name: 'uncloneable-option',
       embedder: { kind: 'none' },
-      retrieval: { boosts: (() => 1) as never },
+      recallDefaults: { boosts: (() => 1) as never },
     }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InvalidInputError)
-    expect(error).toMatchObject({ code: 'BAD_OPTION', field: 'retrieval.boosts' })
+    expect(error).toMatchObject({ code: 'BAD_OPTION', field: 'recallDefaults.boosts' })
     port1.close()
     port2.close()
   })

@@ -180,4 +180,16 @@ describe('tokenBudget', () => {
       field: 'tokenBudget',
     })
   })
+
+  it('leaves out a hit that fits neither way and still packs the smaller ones after it', async () => {
+    const e = await engine()
+    const long = await e.remember(`The deploy checklist: ${'step and check again, '.repeat(30)}`)
+    const window = await e.remember('The deploy window is Friday')
+    const keys = await e.remember('Deploy keys live in the vault')
+    // The hook puts the long one first, so packing meets it before the two that fit.
+    const select = () => [long.id, window.id, keys.id]
+    const budgeted = await e.recall('deploy', { log: false, tokenBudget: 20, select })
+    expect(budgeted.hits.map((h) => h.id)).toEqual([window.id, keys.id])
+    expect(budgeted.hits.map((h) => h.resolution)).toEqual(['full', 'full'])
+  })
 })

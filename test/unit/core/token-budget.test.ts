@@ -10,7 +10,7 @@ describe('estimateTokens', () => {
 })
 
 describe('packToBudget', () => {
-  it('packs whole items, falls back to a summary, and stops at the first that fits neither', () => {
+  it('packs whole items, falls back to a summary, and skips one that fits neither for smaller ones after it', () => {
     const items = [
       { text: 'a'.repeat(40) },
       { text: 'b'.repeat(400), summary: 'short one' },
@@ -20,7 +20,19 @@ describe('packToBudget', () => {
     expect(packToBudget(items, 14)).toEqual([
       { index: 0, resolution: 'full', tokens: 10 },
       { index: 1, resolution: 'summary', tokens: 3 },
+      { index: 3, resolution: 'full', tokens: 1 },
     ])
-    expect(packToBudget(items, 5)).toEqual([])
+    expect(packToBudget(items, 5)).toEqual([
+      { index: 1, resolution: 'summary', tokens: 3 },
+      { index: 3, resolution: 'full', tokens: 1 },
+    ])
+    expect(packToBudget(items, 0)).toEqual([])
+  })
+
+  it('keeps rank order and never exceeds the budget', () => {
+    const items = [30, 2, 50, 1, 8, 3].map((n) => ({ text: 'x'.repeat(4 * n) }))
+    const packed = packToBudget(items, 12)
+    expect(packed.map((p) => p.index)).toEqual([1, 3, 4])
+    expect(packed.reduce((sum, p) => sum + p.tokens, 0)).toBeLessThanOrEqual(12)
   })
 })

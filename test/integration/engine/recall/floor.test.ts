@@ -144,6 +144,32 @@ describe('the relevance floor in recall', () => {
     expect(strict.hits.map((h) => h.id)).toEqual([ids.get(FACTS[0]!)])
   })
 
+  it('holds term-less hits to minCosine also when the model has no calibration', async () => {
+    const plain = await open({ embedder: new Uncalibrated() })
+    await fill(plain)
+    const nonsense = await plain.recall('banana spaceship', { floor: { minCosine: 0.5 } })
+    expect(nonsense.hits).toEqual([])
+    expect(nonsense.filtered).toBe(5)
+    const priya = await plain.recall('Who is Priya?', { floor: { minCosine: 0.5 } })
+    expect(priya.hits[0]!.id).toBe(ids.get(FACTS[0]!))
+    for (const hit of priya.hits) expect(hit.terms.length > 0 || hit.cosine! >= 0.5).toBe(true)
+  })
+
+  it('merges the engine’s recallDefaults.floor under each call’s floor', async () => {
+    const off = await open({ recallDefaults: { floor: false } })
+    await fill(off)
+    expect((await off.recall('banana spaceship')).hits).toHaveLength(5)
+    // `true` on a call over an engine default of `false`: the floor's own bars.
+    expect((await off.recall('banana spaceship', { floor: true })).hits).toEqual([])
+    const lax = await open({ recallDefaults: { floor: { queryLift: 0, hitLift: 0 } } })
+    await fill(lax)
+    expect((await lax.recall('banana spaceship')).hits).toHaveLength(5)
+    expect((await lax.recall('banana spaceship', { floor: true })).hits).toHaveLength(5)
+    // A call's bars merge over the engine's: its lifts stay 0, the raw bar now drops all.
+    const both = await lax.recall('banana spaceship', { floor: { minCosine: 0.9 } })
+    expect(both).toMatchObject({ hits: [], filtered: 5 })
+  })
+
   it('shows the select hook only hits that cleared the floor', async () => {
     let seen = -1
     const { hits, selection } = await memory.recall('banana spaceship', {
@@ -170,6 +196,8 @@ describe('floor option validation', () => {
     ['coverage over 1', { queryCoverage: 1.5 }, 'floor.queryCoverage'],
     ['a NaN bar', { queryCoverage: Number.NaN }, 'floor.queryCoverage'],
     ['a string bar', { hitLift: '1' }, 'floor.hitLift'],
+    ['a cosine under -1', { minCosine: -1.5 }, 'floor.minCosine'],
+    ['a cosine over 1', { minCosine: 2 }, 'floor.minCosine'],
   ]
   for (const [what, floor, field] of bad) {
     it(`rejects ${what} as BAD_OPTION naming ${field}`, async () => {
@@ -180,7 +208,13 @@ describe('floor option validation', () => {
   }
 
   it('accepts true, false and bars at the ends of their ranges', async () => {
-    for (const floor of [true, false, { queryCoverage: 0, queryLift: 100, hitLift: 0 }, {}]) {
+    for (const floor of [
+      true,
+      false,
+      { queryCoverage: 0, queryLift: 100, hitLift: 0 },
+      { minCosine: -1 },
+      {},
+    ]) {
       const { hits } = await memory.recall('Who is Priya?', { floor })
       expect(hits[0]!.id).toBe(ids.get(FACTS[0]!))
     }

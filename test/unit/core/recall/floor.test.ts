@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ModelCalibration } from '../../../../src/core/adaptive-fusion'
 import {
+  applyCosineBar,
   applyFloor,
   DEFAULT_FLOOR_POLICY,
   hitHasEvidence,
@@ -92,6 +93,34 @@ describe('relevance floor', () => {
         kept: [],
         dropped: 2,
       })
+    })
+  })
+
+  it('holds a hit that matched no term to the raw minCosine bar, with or without a calibration', () => {
+    const strict = { ...DEFAULT_FLOOR_POLICY, minCosine: 0.5 }
+    // Lifted far above USE-lite's noise, yet under the raw bar: dropped.
+    expect(hitHasEvidence({ coverage: 0, cosine: 0.45 }, USE, strict)).toBe(false)
+    expect(hitHasEvidence({ coverage: 0, cosine: 0.55 }, USE, strict)).toBe(true)
+    expect(hitHasEvidence({ coverage: 0, cosine: 0.45 }, undefined, strict)).toBe(false)
+    expect(hitHasEvidence({ coverage: 0, cosine: 0.55 }, undefined, strict)).toBe(true)
+    // A term or an exact list always counts; -1 is no bar.
+    expect(hitHasEvidence({ coverage: 0.5, cosine: 0 }, undefined, strict)).toBe(true)
+    expect(hitHasEvidence({ coverage: 0, cosine: 0, exact: true }, undefined, strict)).toBe(true)
+    expect(hitHasEvidence({ coverage: 0, cosine: -0.9 }, undefined, DEFAULT_FLOOR_POLICY)).toBe(
+      true,
+    )
+  })
+
+  it('applies the raw cosine bar alone where no calibration reads the cosines', () => {
+    const hits = [
+      { coverage: 0, cosine: 0.2 },
+      { coverage: 0.5, cosine: 0.1 },
+      { coverage: 0, cosine: 0.7 },
+      { coverage: 0 },
+    ]
+    expect(applyCosineBar(hits, same, 0.5)).toEqual({
+      kept: [hits[1], hits[2], hits[3]],
+      dropped: 1,
     })
   })
 })

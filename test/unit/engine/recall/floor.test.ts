@@ -146,6 +146,33 @@ describe('floorCandidates', () => {
     ).toMatchObject({ kept: noise, filtered: 0 })
   })
 
+  it('drops a term-less hit under minCosine also for a model nobody calibrated', () => {
+    const priya = ranked('p', 'Priya is my sister-in-law', ['keyword', 'vector'])
+    const units = ranked('u', 'The owner prefers metric units', ['vector'])
+    const near = ranked('n', 'My brother-in-law is Ravi', ['vector'])
+    const found = {
+      terms: [['p', ['priya']]] as [string, string[]][],
+      cosines: [
+        ['p', 0.3],
+        ['u', 0.45],
+        ['n', 0.62],
+      ] as [string, number][],
+    }
+    const policy = { ...DEFAULT_FLOOR_POLICY, minCosine: 0.5 }
+    const out = floorCandidates(
+      [priya, units, near],
+      input('Who is Priya?', found, { calibration: undefined, policy }),
+    )
+    expect(out).toMatchObject({ kept: [priya, near], filtered: 1 })
+    // The default bar (-1) keeps everything, as before.
+    expect(
+      floorCandidates(
+        [priya, units, near],
+        input('Who is Priya?', found, { calibration: undefined }),
+      ),
+    ).toMatchObject({ kept: [priya, units, near], filtered: 0 })
+  })
+
   it('floors keyword-only recall without a calibration, keeping every BM25 match', () => {
     const match = ranked('m', 'banana bread recipe', ['keyword'])
     const out = floorCandidates(

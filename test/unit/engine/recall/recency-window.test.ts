@@ -26,7 +26,7 @@ const failure: IndexFailure = {
 
 async function recallWith(unavailable: boolean, query: string, failed?: IndexFailure) {
   const indexes = await indexed([...rows])
-  const o = checkRecallOptions(query, {}, DEFAULT_RETRIEVAL, DEFAULT_LIMITS)
+  const o = checkRecallOptions(query, {}, {}, DEFAULT_LIMITS)
   return runRecall(
     {
       indexes,
