@@ -31,7 +31,7 @@ export interface View {
  * A card's data: `load` reads it, `render` draws it; a failure of either is shown in `error`.
  *
  * @example
- * const pages = view(() => ctx.memory.listPages(), (list) => keyedList(…), { error })
+ * const pages = view(() => ctx.memory.pages.list(), (list) => keyedList(…), { error })
  * ctx.on('changed', pages.refresh)
  * // => the list drawn again after every change; a failure's message in `error`, until one works
  */
