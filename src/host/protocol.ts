@@ -208,9 +208,9 @@ export interface RemoteSyncStarted {
 export type SyncControl = 'flush' | 'compact' | 'stop'
 
 /**
- * The sync extension's host half as it crosses the port (`host/sync-host.ts`): the handle stays
- * in the host, the page's status listener is a proxy, and the page's handle names the host's by
- * `id` in each `control` call (see `client/sync-extension.ts`).
+ * The sync extension's host half as it crosses the port (`host/sync-extension.ts`, both halves):
+ * the handle stays in the host, the page's status listener is a proxy, and the page's handle
+ * names the host's by `id` in each `control` call.
  */
 export interface RemoteSyncApi {
   start(options: SyncOptions, onStatus?: SyncListener & ProxyMarked): Promise<RemoteSyncStarted>

@@ -20,7 +20,7 @@ import type { MemoryPatch, RememberItem, RememberOptions, RememberResult } from 
  * Everything a memory can do: the core verbs at the top, each sub-domain one namespace object
  * (PGlite's model: a small interface that grows by namespaces, not by width). Every method is
  * async so the same contract works over a worker. Multi-device sync is not part of it: it is
- * an extension the client doors add as `memory.sync` (see `client/sync-extension.ts`).
+ * an extension the client doors add as `memory.sync` (see `host/sync-extension.ts`).
  */
 export interface MemoryApi {
   remember(text: string, options?: RememberOptions): Promise<RememberResult>

@@ -1,6 +1,6 @@
 /**
  * Multi-device sync: `memory.sync.start(options)` and the handle it returns. Not part of
- * `MemoryApi`: it is an extension every client door adds (`client/sync-extension.ts`); an engine
+ * `MemoryApi`: it is an extension every client door adds (`host/sync-extension.ts`); an engine
  * opened by itself syncs with `startSync(engine, options)` from `engram/sync`. Types only; the
  * replicator is `src/sync/` (PouchDB).
  */
