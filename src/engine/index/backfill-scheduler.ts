@@ -2,11 +2,11 @@ import { BACKFILL_BATCH, BACKFILL_RETRY_MS } from '../../core/options.ts'
 import type { Embedder } from '../../core/types.ts'
 import { classifyModelFailure } from '../../embedder/model-failure.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../opening.ts'
+import { runWrite } from '../write/index.ts'
 
 /**
  * Embeds memories that lack a vector from the current model (written while the model
- * loaded, or under another model), a batch at a time through the write queue, running the
+ * loaded, or under another model), a batch at a time, each one write (`runWrite`), running the
  * near-dedup check each would have had at write time. One run at a time; a failed batch is
  * retried later with a backoff.
  */
@@ -38,27 +38,14 @@ export class BackfillScheduler {
 
   async #run(): Promise<void> {
     const ctx = this.#ctx
-    const { backfillBatch } = await import('./backfill.ts')
+    const { backfillAttempt } = await import('./backfill.ts')
+    const batchOf = async (ids: string[]) => runWrite(ctx, backfillAttempt(ctx, ids, ctx.embedder!))
     let done = 0
     for (;;) {
       if (ctx.connection.isWindingDown) return
       const batch = pendingIds(ctx, BACKFILL_BATCH)
       if (batch.length === 0) break
-      const progressed = await ctx.queue
-        .run(() =>
-          locked(ctx, () =>
-            backfillBatch(batch, {
-              db: ctx.db,
-              indexes: ctx.indexes,
-              embedder: ctx.embedder!,
-              nearDuplicate: ctx.retrieval.nearDuplicate,
-              now: ctx.clock(),
-              transact: (body) => ctx.transact(body),
-            }),
-          ),
-        )
-        .catch(() => null)
-      if (progressed) ctx.upkeep.recordWrites(progressed.seqs)
+      const progressed = await batchOf(batch).catch(() => null)
       // A batch whose every text changed while it was embedded made no progress: later, not now.
       if (!progressed || progressed.done === 0) {
         this.#retry()

@@ -2,18 +2,11 @@ import { mayMerge } from '../../core/near-duplicate.ts'
 import { isChunk } from '../../core/page/chunk-row.ts'
 import type { Embedder, Memory } from '../../core/types.ts'
 import type { ChangeRow, EngramDatabase } from '../../storage/index.ts'
+import type { EngineContext } from '../engine-context.ts'
 import { chunkEmbeddingText } from '../pages/page-rows.ts'
 import { dropEdges } from '../relations.ts'
+import { answered, type WriteAttempt, type Written } from '../write/index.ts'
 import type { IndexSet } from './index-set.ts'
-
-export interface BackfillContext {
-  db: EngramDatabase
-  indexes: IndexSet
-  embedder: Embedder
-  nearDuplicate: number
-  now: number
-  transact: <T>(body: () => Promise<T>) => Promise<T>
-}
 
 /** A memory of the batch and its new vector. */
 interface Embedded {
@@ -29,31 +22,43 @@ interface BackfillPlan {
   merges: (Embedded & { into: string })[]
 }
 
-/** What one batch committed: change-log seqs, and how many memories it settled. */
+/** A batch's plan, as `prepare` hands it to the transaction. */
+interface PlannedBatch extends BackfillPlan {
+  /** The model that made the vectors. */
+  model: string
+  now: number
+}
+
+/** What one batch committed. */
 export interface BackfillOutcome {
-  seqs: number[]
   /** Memories embedded or merged; the rest changed underneath and wait for a later batch. */
   done: number
 }
 
 /**
- * Embeds one batch of memories that have no vector from the current model and stores the
- * vectors. A memory that turns out to be a near duplicate of an older one (the check it missed
- * at write time) is merged: the older memory is confirmed and the newer one removed. A memory
- * whose text changed in another tab while it was being embedded is left for a later batch, so a
- * vector never describes a text the row no longer holds.
+ * One batch of memories that have no vector from the current model, as a write attempt
+ * (`runWrite`): `prepare` embeds them under the lock and plans; `commit` stores the vectors. A
+ * memory that turns out to be a near duplicate of an older one (the check it missed at write
+ * time) is merged: the older memory is confirmed and the newer one removed. A memory whose text
+ * changed in another tab while it was being embedded is left for a later batch, so a vector
+ * never describes a text the row no longer holds.
  */
-export async function backfillBatch(ids: string[], ctx: BackfillContext): Promise<BackfillOutcome> {
-  const { indexes } = ctx
-  const memories = ids.map((id) => indexes.catalogue.get(id)).filter((m) => m !== undefined)
-  if (memories.length === 0) return { seqs: [], done: 0 }
-  const vectors = await ctx.embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
-  const plan = planBackfill(memories, vectors, indexes, ctx.nearDuplicate)
-  const committed = await ctx.transact(() => commitBackfill(plan, ctx))
-  for (const { memory, vector } of committed.stored) indexes.putVector(memory.id, vector)
-  for (const from of committed.absorbed) indexes.remove(from)
-  for (const row of committed.confirmed) indexes.refresh(row)
-  return { seqs: committed.seqs, done: committed.stored.length + committed.absorbed.length }
+export function backfillAttempt(
+  ctx: EngineContext,
+  ids: readonly string[],
+  embedder: Embedder,
+): WriteAttempt<PlannedBatch, BackfillOutcome> {
+  return {
+    prepare: async () => {
+      const { indexes } = ctx
+      const memories = ids.map((id) => indexes.catalogue.get(id)).filter((m) => m !== undefined)
+      if (memories.length === 0) return answered({ done: 0 })
+      const vectors = await embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
+      const plan = planBackfill(memories, vectors, indexes, ctx.retrieval.nearDuplicate)
+      return { ...plan, model: embedder.model, now: ctx.clock() }
+    },
+    commit: (plan) => commitBackfill(plan, ctx.db),
+  }
 }
 
 /**
@@ -88,8 +93,11 @@ function planBackfill(
  * Inside the transaction, against the rows as they are now: a merge whose older memory is gone
  * keeps the newer one instead, and a memory whose text changed (or that is gone) is skipped.
  */
-async function commitBackfill(plan: BackfillPlan, ctx: BackfillContext) {
-  const { db, now } = ctx
+async function commitBackfill(
+  plan: PlannedBatch,
+  db: EngramDatabase,
+): Promise<Written<BackfillOutcome>> {
+  const { now } = plan
   const keep = [...plan.keep]
   const confirmed: Memory[] = []
   const absorbed: string[] = []
@@ -114,7 +122,7 @@ async function commitBackfill(plan: BackfillPlan, ctx: BackfillContext) {
   const rows = await db.memories.bulkGet(keep.map((k) => k.memory.id))
   const stored = keep.filter((k, i) => rows[i]?.text === k.memory.text)
   if (stored.length > 0) {
-    const model = ctx.embedder.model
+    const { model } = plan
     await db.vectors.bulkPut(
       stored.map(({ memory, vector }) => ({ id: memory.id, model, dims: vector.length, vector })),
     )
@@ -126,5 +134,11 @@ async function commitBackfill(plan: BackfillPlan, ctx: BackfillContext) {
     ...confirmed.map((row) => ({ op: 'put' as const, id: row.id, at: now })),
   ]
   const seqs = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
-  return { stored, absorbed, confirmed, seqs: seqs as number[] }
+  return {
+    result: { done: stored.length + absorbed.length },
+    seqs: seqs as number[],
+    removed: absorbed,
+    vectors: stored.map(({ memory, vector }) => ({ id: memory.id, vector })),
+    refreshed: confirmed,
+  }
 }

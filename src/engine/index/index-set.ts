@@ -1,4 +1,5 @@
 import type { RankedItem } from '../../core/fusion.ts'
+import { type ChunkRow, isChunk } from '../../core/page/chunk-row.ts'
 import { containsPhrases, phraseKey } from '../../core/query.ts'
 import { dedupKey } from '../../core/text.ts'
 import type { Memory, TrustLevel } from '../../core/types.ts'
@@ -39,6 +40,14 @@ export class IndexSet {
    * issue 11); a catalogue adopted whole fills it as quoted queries need it.
    */
   readonly #phraseKeys = new Map<string, string>()
+  /**
+   * Page id → ids of the memories carrying it, and a page's name (namespace, title, source) and
+   * text (namespace, page hash) → its chunk ids: a page write finds the stored page it names, or
+   * a twin, without grouping the whole catalogue (which made an import of N pages O(N²), issue
+   * 29). Kept with the catalogue by `put`, `refresh`, `remove` and `adoptCatalogue`.
+   */
+  readonly #pages = new Map<string, Set<string>>()
+  readonly #pageKeys = new Map<string, Set<string>>()
   #restoredCounters: number | undefined
 
   /**
@@ -114,6 +123,7 @@ export class IndexSet {
   put(memory: Memory, vector?: Float32Array): void {
     const previous = this.#catalogue.get(memory.id)
     if (previous) this.#unmap(previous)
+    this.#mapPage(memory, previous)
     if (!previous || previous.text !== memory.text) {
       this.#phraseKeys.set(memory.id, phraseKey(memory.text))
     }
@@ -137,8 +147,10 @@ export class IndexSet {
    */
   refresh(memory: Memory): void {
     const held = this.#catalogue.get(memory.id)
-    if (held && sameIndexedFields(held, memory)) this.#catalogue.set(memory.id, memory)
-    else this.put(memory)
+    if (held && sameIndexedFields(held, memory)) {
+      this.#catalogue.set(memory.id, memory)
+      this.#mapPage(memory, held)
+    } else this.put(memory)
   }
 
   /** Replaces only the vector, for backfill and re-embedding. */
@@ -154,7 +166,10 @@ export class IndexSet {
 
   remove(id: string): void {
     const memory = this.#catalogue.get(id)
-    if (memory) this.#unmap(memory)
+    if (memory) {
+      this.#unmap(memory)
+      this.#unmapPage(memory)
+    }
     this.#catalogue.delete(id)
     this.#phraseKeys.delete(id)
     this.keyword.remove(id)
@@ -169,6 +184,8 @@ export class IndexSet {
     this.#tags.clear()
     this.#keys.clear()
     this.#phraseKeys.clear()
+    this.#pages.clear()
+    this.#pageKeys.clear()
   }
 
   /**
@@ -196,9 +213,12 @@ export class IndexSet {
     this.#tags.clear()
     this.#keys.clear()
     this.#phraseKeys.clear()
+    this.#pages.clear()
+    this.#pageKeys.clear()
     for (const memory of memories) {
       this.#catalogue.set(memory.id, memory)
       this.#map(memory)
+      this.#mapPage(memory, undefined)
       this.groupOf(memory.namespace, memory.type)
     }
   }
@@ -206,6 +226,38 @@ export class IndexSet {
   /** The id of the memory with this namespace, type and dedup key, if the indexes hold one. */
   idForKey(write: Pick<Memory, 'namespace' | 'type' | 'key'>): string | undefined {
     return this.#keys.get(dedupIdentity(write))
+  }
+
+  /** Whether any memory carries this page id. */
+  hasPage(pageId: string): boolean {
+    return this.#pages.has(pageId)
+  }
+
+  /** The page's chunk rows in chunk order (only `namespace`'s when given); undefined for none. */
+  pageRows(pageId: string, namespace?: string): ChunkRow[] | undefined {
+    const rows: ChunkRow[] = []
+    for (const id of this.#pages.get(pageId) ?? []) {
+      const row = this.#catalogue.get(id)
+      if (row && isChunk(row) && (namespace === undefined || row.namespace === namespace)) {
+        rows.push(row)
+      }
+    }
+    return rows.length > 0 ? rows.sort((a, b) => a.chunk - b.chunk) : undefined
+  }
+
+  /**
+   * Ids of the pages with a chunk of this namespace, title and source (`{ title, source }`) or
+   * of this namespace and page hash (`{ hash }`), in the order their chunks were first filed
+   * so: candidates, which the caller confirms on each page's rows.
+   */
+  pagesBy(
+    namespace: string,
+    by: { title: string; source: string } | { hash: string },
+  ): ReadonlySet<string> {
+    const key = 'hash' in by ? textKey(namespace, by.hash) : nameKey(namespace, by.title, by.source)
+    const pages = new Set<string>()
+    for (const id of this.#pageKeys.get(key) ?? []) pages.add(this.#catalogue.get(id)!.pageId!)
+    return pages
   }
 
   /** Ids whose alias equals `text` after normalisation. */
@@ -308,6 +360,30 @@ export class IndexSet {
     this.#keys.set(dedupIdentity(memory), memory.id)
   }
 
+  /** Files a row under its page id and keys, unless it is filed under the same ones already. */
+  #mapPage(memory: Memory, previous: Memory | undefined): void {
+    const keys = pageKeysOf(memory)
+    if (previous) {
+      const before = pageKeysOf(previous)
+      // Left in place, as the catalogue keeps a replaced row's position.
+      const same =
+        previous.pageId === memory.pageId &&
+        before.length === keys.length &&
+        before.every((k, i) => k === keys[i])
+      if (same) return
+      this.#unmapPage(previous)
+    }
+    if (memory.pageId === undefined) return
+    addTo(this.#pages, memory.pageId, memory.id)
+    for (const key of keys) addTo(this.#pageKeys, key, memory.id)
+  }
+
+  #unmapPage(memory: Memory): void {
+    if (memory.pageId === undefined) return
+    removeFrom(this.#pages, memory.pageId, memory.id)
+    for (const key of pageKeysOf(memory)) removeFrom(this.#pageKeys, key, memory.id)
+  }
+
   #unmap(memory: Memory): void {
     for (const alias of memory.aliases) removeFrom(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) removeFrom(this.#tags, tag.toLowerCase(), memory.id)
@@ -315,6 +391,19 @@ export class IndexSet {
     const identity = dedupIdentity(memory)
     if (this.#keys.get(identity) === memory.id) this.#keys.delete(identity)
   }
+}
+
+const nameKey = (namespace: string, title: string, source: string) =>
+  `n\u0000${namespace}\u0000${title}\u0000${source}`
+const textKey = (namespace: string, hash: string) => `t\u0000${namespace}\u0000${hash}`
+
+/** The keys a chunk row is found by as part of its page: its name and its text. */
+function pageKeysOf(memory: Memory): string[] {
+  if (!isChunk(memory)) return []
+  return [
+    nameKey(memory.namespace, memory.page.title, memory.source),
+    textKey(memory.namespace, memory.page.hash),
+  ]
 }
 
 /** Whether two versions of a row agree on every field an index structure is built from. */

@@ -2,8 +2,8 @@ import type { Memory, Relation, VerifyReport } from '../../core/types.ts'
 import { storedKeys, type VectorRow } from '../../storage/index.ts'
 import { unreadableIn, withUnreadable } from '../at-rest/unreadable-rows.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../opening.ts'
 import { withBrokenPages } from '../pages/check-pages.ts'
+import { inWriteTurn } from '../write/index.ts'
 import type { IndexSet } from './index-set.ts'
 
 /** The fields the indexes and recall filters read: a catalogue row must match its table row. */
@@ -81,56 +81,49 @@ export function compareIndexes(
 
 /**
  * Checks that the indexes agree with the tables, and that every page's chunks still make up
- * the page stored (`pages/check-pages.ts`). Runs under the write lock, and reads the
- * tables in one transaction together with the change log past the indexes' last seq, which it
- * applies from the rows it read: the check sees one consistent moment even while a writer
- * outside the lock (a tab without Web Locks) keeps committing.
+ * the page stored (`pages/check-pages.ts`). A read, not a write unit: it takes a turn in the
+ * write queue under the lock (`inWriteTurn`), and reads the tables in one transaction together
+ * with the change log past the indexes' last seq, which it applies from the rows it read: the
+ * check sees one consistent moment even while a writer outside the lock (a tab without Web
+ * Locks) keeps committing.
  */
 export function verifyIndexes(ctx: EngineContext): Promise<VerifyReport> {
   const { db } = ctx
-  return ctx.queue.run(() =>
-    locked(ctx, async () => {
-      for (let attempt = 1; ; attempt++) {
-        const after = ctx.upkeep.lastSeq
-        const tables = [db.memories, db.vectors, db.changes, db.relations]
-        const read = await db.transaction('r', tables, async () => {
-          const changes = await db.changes.where('seq').above(after).toArray()
-          const oldest = await db.changes.orderBy('seq').first()
-          const [memories, vectors, relations, memoryKeys, vectorKeys] = await Promise.all([
-            db.memories.toArray(),
-            db.vectors.toArray(),
-            db.relations.toArray(),
-            // Keys only, read past encryption at rest: a stored row missing from the rows
-            // above did not open (`at-rest/unreadable-rows.ts`).
-            db.atRest.encrypted ? storedKeys(db, db.memories) : [],
-            db.atRest.encrypted ? storedKeys(db, db.vectors) : [],
-          ])
-          const unreadable = [
-            ...unreadableIn('memories', memoryKeys, memories),
-            ...unreadableIn('vectors', vectorKeys, vectors),
-          ]
-          return { changes, oldest, memories, vectors, relations, unreadable }
-        })
-        const { changes, oldest, memories, vectors, relations, unreadable } = read
-        const pruned = changes.length > 0 && oldest && oldest.seq! > after + 1
-        if (pruned && attempt < 3) {
-          await ctx.upkeep.rebuild() // the log no longer reaches back to this engine: read again
-          continue
-        }
-        ctx.upkeep.apply(
-          changes,
-          new Map(memories.map((m) => [m.id, m])),
-          new Map(vectors.map((v) => [v.id, v])),
-        )
-        const report = compareIndexes(
-          ctx.indexes,
-          memories,
-          vectors,
-          ctx.embedder?.model,
-          relations,
-        )
-        return withBrokenPages(withUnreadable(report, unreadable), memories)
+  return inWriteTurn(ctx, async () => {
+    for (let attempt = 1; ; attempt++) {
+      const after = ctx.upkeep.lastSeq
+      const tables = [db.memories, db.vectors, db.changes, db.relations]
+      const read = await db.transaction('r', tables, async () => {
+        const changes = await db.changes.where('seq').above(after).toArray()
+        const oldest = await db.changes.orderBy('seq').first()
+        const [memories, vectors, relations, memoryKeys, vectorKeys] = await Promise.all([
+          db.memories.toArray(),
+          db.vectors.toArray(),
+          db.relations.toArray(),
+          // Keys only, read past encryption at rest: a stored row missing from the rows
+          // above did not open (`at-rest/unreadable-rows.ts`).
+          db.atRest.encrypted ? storedKeys(db, db.memories) : [],
+          db.atRest.encrypted ? storedKeys(db, db.vectors) : [],
+        ])
+        const unreadable = [
+          ...unreadableIn('memories', memoryKeys, memories),
+          ...unreadableIn('vectors', vectorKeys, vectors),
+        ]
+        return { changes, oldest, memories, vectors, relations, unreadable }
+      })
+      const { changes, oldest, memories, vectors, relations, unreadable } = read
+      const pruned = changes.length > 0 && oldest && oldest.seq! > after + 1
+      if (pruned && attempt < 3) {
+        await ctx.upkeep.rebuild() // the log no longer reaches back to this engine: read again
+        continue
       }
-    }),
-  )
+      ctx.upkeep.apply(
+        changes,
+        new Map(memories.map((m) => [m.id, m])),
+        new Map(vectors.map((v) => [v.id, v])),
+      )
+      const report = compareIndexes(ctx.indexes, memories, vectors, ctx.embedder?.model, relations)
+      return withBrokenPages(withUnreadable(report, unreadable), memories)
+    }
+  })
 }

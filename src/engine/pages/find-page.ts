@@ -1,9 +1,9 @@
 import { InvalidInputError } from '../../core/errors.ts'
 import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import { pageHash } from '../../core/page/index.ts'
-import type { Memory } from '../../core/types.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import type { CheckedPage } from './page-input.ts'
-import { groupPages, reassembleRows } from './page-rows.ts'
+import { reassembleRows } from './page-rows.ts'
 
 /** The stored page a write is about, and whether the write would change it. */
 export type PageMatch =
@@ -11,17 +11,20 @@ export type PageMatch =
   | { kind: 'same'; pageId: string; rows: ChunkRow[] }
   | { kind: 'changed'; pageId: string; rows: ChunkRow[] }
 
+/** What finding a page reads: the page maps the indexes keep beside the catalogue. */
+export type PageLookup = Pick<IndexSet, 'pageRows' | 'pagesBy'>
+
 /**
  * Which stored page a write names: the one with its `pageId`; else the one of the same
  * namespace, title and source; else one holding the same text (`pageHash`, confirmed in full),
- * which the write repeats. Read from the catalogue, caught up under the write lock.
+ * which the write repeats. Read from the indexes' page maps (never a catalogue scan), caught up
+ * under the write lock.
  *
  * @throws InvalidInputError `BAD_OPTION` when `pageId` names a page of another namespace.
  */
-export function findPage(catalogue: ReadonlyMap<string, Memory>, p: CheckedPage): PageMatch {
-  const pages = groupPages(catalogue.values())
+export function findPage(indexes: PageLookup, p: CheckedPage): PageMatch {
   if (p.pageId !== undefined) {
-    const rows = pages.get(p.pageId)
+    const rows = indexes.pageRows(p.pageId)
     if (!rows) return { kind: 'new', pageId: p.pageId }
     if (rows[0]!.namespace !== p.namespace) {
       throw new InvalidInputError(
@@ -32,17 +35,26 @@ export function findPage(catalogue: ReadonlyMap<string, Memory>, p: CheckedPage)
     }
     return compare(p.pageId, rows, p)
   }
-  const hash = pageHash(p.page)
-  let twin: PageMatch | undefined
-  for (const [pageId, rows] of pages) {
+  for (const pageId of indexes.pagesBy(p.namespace, { title: p.title, source: p.source })) {
+    const rows = indexes.pageRows(pageId)!
     const first = rows[0]!
-    if (first.namespace !== p.namespace) continue
-    if (first.page.title === p.title && first.source === p.source) return compare(pageId, rows, p)
-    if (!twin && first.page.hash === hash && reassembleRows(rows) === p.page) {
-      twin = { kind: 'same', pageId, rows }
+    const named =
+      first.namespace === p.namespace && first.page.title === p.title && first.source === p.source
+    if (named) return compare(pageId, rows, p)
+  }
+  const hash = pageHash(p.page)
+  for (const pageId of indexes.pagesBy(p.namespace, { hash })) {
+    const rows = indexes.pageRows(pageId)!
+    const first = rows[0]!
+    if (
+      first.namespace === p.namespace &&
+      first.page.hash === hash &&
+      reassembleRows(rows) === p.page
+    ) {
+      return { kind: 'same', pageId, rows }
     }
   }
-  return twin ?? { kind: 'new' }
+  return { kind: 'new' }
 }
 
 function compare(pageId: string, rows: ChunkRow[], p: CheckedPage): PageMatch {

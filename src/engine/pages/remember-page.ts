@@ -34,7 +34,7 @@ export async function rememberPage(
   const checked = checkPageInput(input, ctx.limits)
   return runWrite<PreparedPage, PageResult>(ctx, {
     prepare: async () => {
-      const match = findPage(ctx.indexes.catalogue, checked)
+      const match = findPage(ctx.indexes, checked)
       if (match.kind === 'same') {
         return answered({
           pageId: match.pageId,

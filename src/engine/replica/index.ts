@@ -2,7 +2,6 @@ import type { Memory, Relation } from '../../core/types.ts'
 import type { ChangeRow, VectorRow } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import type { BackfillScheduler } from '../index/backfill-scheduler.ts'
-import { locked } from '../opening.ts'
 import { dropEdges } from '../relations.ts'
 import { runWrite, type StoredRow } from '../write/index.ts'
 
@@ -135,7 +134,7 @@ export class Replica {
   }
 
   /**
-   * Stores edges another device related or unrelated, in one transaction under the write lock.
+   * Stores edges another device related or unrelated, as one write (`runWrite`).
    * An edge whose end is not held here is skipped (it is stored once both ends are); relating
    * an edge already held keeps the earlier `createdAt`. Returns how many edges changed.
    */
@@ -143,29 +142,28 @@ export class Replica {
     const ctx = this.#ctx
     ctx.assertOpen()
     if (puts.length === 0 && removes.length === 0) return 0
-    return ctx.queue.run(() =>
-      locked(ctx, () =>
-        ctx.transact(async () => {
-          const { db } = ctx
-          let changed = 0
-          for (const edge of removes) {
-            const key: [string, string, string] = [edge.from, edge.to, edge.kind]
-            if (!(await db.relations.get(key))) continue
-            await db.relations.delete(key)
-            changed++
-          }
-          for (const edge of puts) {
-            const [from, to] = await db.memories.bulkGet([edge.from, edge.to])
-            if (!from || !to) continue
-            const held = await db.relations.get([edge.from, edge.to, edge.kind])
-            if (held && held.createdAt <= edge.createdAt) continue
-            await db.relations.put({ ...edge })
-            changed++
-          }
-          return changed
-        }),
-      ),
-    )
+    return runWrite(ctx, {
+      commit: async () => {
+        const { db } = ctx
+        let changed = 0
+        for (const edge of removes) {
+          const key: [string, string, string] = [edge.from, edge.to, edge.kind]
+          if (!(await db.relations.get(key))) continue
+          await db.relations.delete(key)
+          changed++
+        }
+        for (const edge of puts) {
+          const [from, to] = await db.memories.bulkGet([edge.from, edge.to])
+          if (!from || !to) continue
+          const held = await db.relations.get([edge.from, edge.to, edge.kind])
+          if (held && held.createdAt <= edge.createdAt) continue
+          await db.relations.put({ ...edge })
+          changed++
+        }
+        // Edges change no index (recall reads them from their table): no change-log entry.
+        return { result: changed }
+      },
+    })
   }
 
   /** A passage vector of `text` from the current model, or undefined when none is ready. */

@@ -5,7 +5,7 @@ import { trustRank } from '../../core/vocabulary.ts'
 import type { ChangeRow } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { dropEdges, edgesOf, putEdge } from '../relations.ts'
-import { commitWrite } from '../write/index.ts'
+import type { Written } from '../write/index.ts'
 import type { Merge } from './judge.ts'
 import { PROGRESS_KEY, type ReviewProgress } from './progress.ts'
 import type { ReviewAction } from './rules.ts'
@@ -16,79 +16,100 @@ export interface PlannedPage {
   ids: string[]
 }
 
+/** What a review step plans under the lock, for its transaction. */
+export interface ChunkPlan {
+  /** The step's memory ids, in id order; the last is the progress mark. */
+  chunk: string[]
+  actions: Map<string, ReviewAction>
+  pages: readonly PlannedPage[]
+  merges: Merge[]
+  edges: Omit<Relation, 'createdAt'>[]
+  now: number
+}
+
+/** What a step's transaction did, for the report. */
+export interface ChunkOutcome {
+  puts: Map<string, Memory>
+  deletes: string[]
+  merged: Merge[]
+  made: Relation[]
+}
+
 /**
  * One transaction for a chunk: every action against the rows as they are now (a row another
  * tab removed is skipped, and so is a page whose chunks another writer changed meanwhile: a
  * page is curated whole or not at all), the merges (the newer memory's counts folded into the older, its
- * edges moved over), the judge's edges, change entries and the progress mark. The indexes are
- * changed after the commit (`commitWrite`: the caller holds the queue and the lock).
+ * edges moved over), the judge's edges, change entries and the progress mark. A write
+ * attempt's `commit` (`runWrite`, with `meta` among its tables): the indexes change after it.
  */
 export async function commitChunk(
   ctx: EngineContext,
-  chunk: string[],
-  actions: Map<string, ReviewAction>,
-  pages: readonly PlannedPage[],
-  merges: Merge[],
-  edges: Omit<Relation, 'createdAt'>[],
+  plan: ChunkPlan,
   run: ReviewProgress,
-  now: number,
-  report: ReviewReport,
-): Promise<void> {
+): Promise<Written<ChunkOutcome>> {
   const { db } = ctx
+  const { chunk, actions, now } = plan
   const puts = new Map<string, Memory>()
   const deletes: string[] = []
+  const merged: Merge[] = []
   const made: Relation[] = []
-  const commit = async () => {
-    const changed = await changedPages(ctx, pages)
-    const ids = [...actions.keys()]
-    const rows = await db.memories.bulkGet(ids)
-    for (const [i, row] of rows.entries()) {
-      const action = actions.get(ids[i]!)!
-      if (!row || changed.has(row.id)) continue
-      if (action.remove) {
-        deletes.push(row.id)
-        continue
-      }
-      const next = { ...row }
-      if (action.archive) next.archivedAt = now
-      if (action.flag) next.needsReview = true
-      if (action.promote) next.tier = action.promote
-      if (action.archive || action.flag || action.promote) puts.set(row.id, next)
+  const changed = await changedPages(ctx, plan.pages)
+  const ids = [...actions.keys()]
+  const rows = await db.memories.bulkGet(ids)
+  for (const [i, row] of rows.entries()) {
+    const action = actions.get(ids[i]!)!
+    if (!row || changed.has(row.id)) continue
+    if (action.remove) {
+      deletes.push(row.id)
+      continue
     }
-    for (const m of merges) {
-      const [into, from] = await db.memories.bulkGet([m.into, m.from])
-      if (!into || !from || deletes.includes(into.id)) continue
-      puts.set(into.id, folded(puts.get(into.id) ?? into, from, ctx.lifecycle))
-      puts.delete(from.id)
-      deletes.push(from.id)
-      await moveEdges(ctx, from.id, into.id, now)
-      report.merged.push(m)
-    }
-    for (const e of edges) made.push(await putEdge(db, e, now))
-    await db.memories.bulkPut([...puts.values()])
-    await db.memories.bulkDelete(deletes)
-    await db.vectors.bulkDelete(deletes)
-    await dropEdges(db, deletes)
-    const changes: ChangeRow[] = [
-      ...[...puts.keys()].map((id) => ({ op: 'put' as const, id, at: now })),
-      ...deletes.map((id) => ({ op: 'delete' as const, id, at: now })),
-    ]
-    const added = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
-    await db.meta.put({ key: PROGRESS_KEY, value: { ...run, cursor: chunk[chunk.length - 1]! } })
-    const seqs = added as number[]
-    return { result: undefined, seqs, removed: deletes, refreshed: [...puts.values()] }
+    const next = { ...row }
+    if (action.archive) next.archivedAt = now
+    if (action.flag) next.needsReview = true
+    if (action.promote) next.tier = action.promote
+    if (action.archive || action.flag || action.promote) puts.set(row.id, next)
   }
-  await ctx.mapped(commitWrite(ctx, commit, [db.meta]))
-  run.cursor = chunk[chunk.length - 1]!
+  for (const m of plan.merges) {
+    const [into, from] = await db.memories.bulkGet([m.into, m.from])
+    if (!into || !from || deletes.includes(into.id)) continue
+    puts.set(into.id, folded(puts.get(into.id) ?? into, from, ctx.lifecycle))
+    puts.delete(from.id)
+    deletes.push(from.id)
+    await moveEdges(ctx, from.id, into.id, now)
+    merged.push(m)
+  }
+  for (const e of plan.edges) made.push(await putEdge(db, e, now))
+  await db.memories.bulkPut([...puts.values()])
+  await db.memories.bulkDelete(deletes)
+  await db.vectors.bulkDelete(deletes)
+  await dropEdges(db, deletes)
+  const changes: ChangeRow[] = [
+    ...[...puts.keys()].map((id) => ({ op: 'put' as const, id, at: now })),
+    ...deletes.map((id) => ({ op: 'delete' as const, id, at: now })),
+  ]
+  const added = changes.length > 0 ? await db.changes.bulkAdd(changes, { allKeys: true }) : []
+  await db.meta.put({ key: PROGRESS_KEY, value: { ...run, cursor: chunk[chunk.length - 1]! } })
+  return {
+    result: { puts, deletes, merged, made },
+    seqs: added as number[],
+    removed: deletes,
+    refreshed: [...puts.values()],
+  }
+}
+
+/** Adds what a committed step did to the report. */
+export function reportChunk(plan: ChunkPlan, outcome: ChunkOutcome, report: ReviewReport): void {
+  const { puts, deletes } = outcome
+  report.merged.push(...outcome.merged)
   const merged = new Set(report.merged.map((m) => m.from))
-  for (const [id, action] of actions) {
+  for (const [id, action] of plan.actions) {
     if (action.remove && deletes.includes(id) && !merged.has(id)) report.removed.push(id)
     if (!puts.has(id)) continue
     if (action.archive) report.archived.push(id)
     if (action.flag) report.flagged.push(id)
     if (action.promote) report.promoted.push({ id, tier: action.promote })
   }
-  report.related.push(...made)
+  report.related.push(...outcome.made)
 }
 
 /** Ids of the chunks of every planned page whose chunks in the table are no longer the planned ones. */

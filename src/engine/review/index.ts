@@ -1,9 +1,16 @@
 import { REVIEW_CHUNK } from '../../core/options.ts'
 import type { Memory, ReviewReport } from '../../core/types.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { connected, locked } from '../opening.ts'
+import { connected } from '../opening.ts'
+import { inWriteTurn, runWrite, type WriteAttempt } from '../write/index.ts'
 import { candidateCases } from './candidates.ts'
-import { commitChunk, type PlannedPage } from './commit.ts'
+import {
+  type ChunkOutcome,
+  type ChunkPlan,
+  commitChunk,
+  type PlannedPage,
+  reportChunk,
+} from './commit.ts'
 import { decide, judged } from './judge.ts'
 import { type CheckedReview, checkReviewOptions } from './options.ts'
 import {
@@ -16,10 +23,11 @@ import {
 import { pageReviewActions, type ReviewAction, reviewAction } from './rules.ts'
 
 /**
- * The review pass as a pipeline over chunks of memories in id order, each chunk one step under
- * the write lock (writes interleave between steps): the rules per memory → merge and conflict
- * candidates among the chunk's new memories → the judge, if any → one transaction with the
- * progress mark → the indexes. A review cut short leaves its mark; the next one resumes there.
+ * The review pass as a pipeline over chunks of memories in id order, each chunk one write unit
+ * of work (`runWrite`; writes interleave between steps): under the lock, the rules per memory →
+ * merge and conflict candidates among the chunk's new memories → the judge, if any; then one
+ * transaction with the progress mark → the indexes. A review cut short leaves its mark; the
+ * next one resumes there; its end is one more write (the mark cleared, the pass recorded done).
  */
 export async function runReview(ctx: EngineContext, options: unknown): Promise<ReviewReport> {
   const checked = checkReviewOptions(options)
@@ -35,22 +43,22 @@ export async function runReview(ctx: EngineContext, options: unknown): Promise<R
   }
   const report = emptyReport(progress !== undefined)
   // Catch up with other tabs first: the ids to review come from this engine's catalogue.
-  await ctx.queue.run(() => locked(ctx, async () => {}))
+  await inWriteTurn(ctx, async () => {})
   const ids = [...ctx.indexes.catalogue.keys()].filter((id) => id > run.cursor).sort()
   const seen: Seen = { pairs: new Set(), pages: new Set(), chunks: chunkIds(ctx) }
   for (let start = 0; start < ids.length; start += REVIEW_CHUNK) {
     const chunk = ids.slice(start, start + REVIEW_CHUNK)
-    await ctx.queue.run(() =>
-      locked(ctx, () => reviewChunk(ctx, chunk, run, checked, seen, report)),
-    )
+    await reviewChunk(ctx, chunk, run, checked, seen, report)
   }
-  const done: ReviewDone = { startedAt: run.startedAt, completedAt: ctx.clock() }
-  await ctx.mapped(
-    ctx.db.transaction('rw', ctx.db.meta, async () => {
+  await runWrite(ctx, {
+    commit: async () => {
+      const done: ReviewDone = { startedAt: run.startedAt, completedAt: ctx.clock() }
       await ctx.db.meta.delete(PROGRESS_KEY)
       await ctx.db.meta.put({ key: DONE_KEY, value: done })
-    }),
-  )
+      return { result: undefined }
+    },
+    tables: [ctx.db.meta],
+  })
   report.tookMs = performance.now() - started
   return report
 }
@@ -88,6 +96,13 @@ function chunkIds(ctx: EngineContext): Map<string, string[]> {
   return pages
 }
 
+/** A step's plan, with how many of its memories the catalogue held. */
+type StepPlan = ChunkPlan & { scanned: number }
+
+/**
+ * One step as a write unit of work: the plan under the lock (the rules, the candidates, the
+ * judge), the chunk's transaction; once it committed, the report and the cursor move on.
+ */
 async function reviewChunk(
   ctx: EngineContext,
   chunk: string[],
@@ -96,6 +111,28 @@ async function reviewChunk(
   seen: Seen,
   report: ReviewReport,
 ): Promise<void> {
+  const step: WriteAttempt<StepPlan, { plan: StepPlan; outcome: ChunkOutcome }> = {
+    prepare: () => planChunk(ctx, chunk, run, checked, seen, report),
+    commit: async (plan) => {
+      const written = await commitChunk(ctx, plan, run)
+      return { ...written, result: { plan, outcome: written.result } }
+    },
+    tables: [ctx.db.meta],
+  }
+  const { plan, outcome } = await runWrite(ctx, step)
+  run.cursor = chunk[chunk.length - 1]!
+  reportChunk(plan, outcome, report)
+  report.scanned += plan.scanned
+}
+
+async function planChunk(
+  ctx: EngineContext,
+  chunk: string[],
+  run: ReviewProgress,
+  checked: CheckedReview,
+  seen: Seen,
+  report: ReviewReport,
+): Promise<StepPlan> {
   const now = ctx.clock()
   const { catalogue } = ctx.indexes
   const rows = chunk.map((id) => catalogue.get(id)).filter((m): m is Memory => m !== undefined)
@@ -107,8 +144,7 @@ async function reviewChunk(
   const cases = await candidateCases(ctx, live, run.since, checked.judge !== undefined, seen.pairs)
   const verdicts = await judged(cases, checked, report)
   const { merges, edges } = decide(cases, verdicts)
-  await commitChunk(ctx, chunk, actions, pages, merges, edges, run, now, report)
-  report.scanned += rows.length
+  return { chunk, actions, pages, merges, edges, now, scanned: rows.length }
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { ImportOptions, ImportReport, Relation, RememberResult } from '../../core/types.ts'
 import { validateVector } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { locked } from '../opening.ts'
 import { putEdge } from '../relations.ts'
+import { runWrite } from '../write/index.ts'
 import type { PreparedWrite } from '../write/prepare.ts'
 import { checkImportOptions } from './import-options.ts'
 import { importPage, type PageImportDeps } from './import-pages.ts'
@@ -113,7 +113,10 @@ function keepUsableVector(ctx: EngineContext, p: PreparedWrite): void {
   }
 }
 
-/** The file's edges between memories it brought (or found stored), by where each landed. */
+/**
+ * The file's edges between memories it brought (or found stored), by where each landed: one
+ * write (`runWrite`), all of them or none.
+ */
 async function importRelations(
   ctx: EngineContext,
   relations: Relation[],
@@ -124,11 +127,10 @@ async function importRelations(
     const to = landed.get(r.to)
     return from && to && from !== to ? [{ ...r, from, to }] : []
   })
-  await ctx.queue.run(() =>
-    locked(ctx, () =>
-      ctx.transact(async () => {
-        for (const edge of edges) await putEdge(ctx.db, edge, edge.createdAt)
-      }),
-    ),
-  )
+  await runWrite(ctx, {
+    commit: async () => {
+      for (const edge of edges) await putEdge(ctx.db, edge, edge.createdAt)
+      return { result: undefined }
+    },
+  })
 }

@@ -2,9 +2,11 @@ import type { ChunkRow } from '../../core/page/chunk-row.ts'
 import type { Memory, RememberResult } from '../../core/types.ts'
 import { validateVector } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
+import type { IndexSet } from '../index/index-set.ts'
 import { commitPage, type PreparedPage, pageWritten } from '../pages/commit-page.ts'
 import { embedChunks } from '../pages/embed-chunks.ts'
-import { chunkKey, groupPages, reassembleRows } from '../pages/page-rows.ts'
+import type { PageLookup } from '../pages/find-page.ts'
+import { chunkKey, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
 import { answered, runWrite, STALE, toMemory } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
@@ -38,7 +40,7 @@ export async function importPage(
 ): Promise<RememberResult[]> {
   return runWrite<PreparedPage, RememberResult[]>(ctx, {
     prepare: async () => {
-      const same = storedTwin(ctx.indexes.catalogue, page)
+      const same = storedTwin(ctx.indexes, page)
       if (same) {
         return answered(
           same.map((row) => ({
@@ -49,7 +51,7 @@ export async function importPage(
         )
       }
       const now = ctx.clock()
-      const plan = planImport(page, ctx.indexes.catalogue, { ...deps, now, ctx })
+      const plan = planImport(page, ctx.indexes, { ...deps, now, ctx })
       return { plan, vectors: await vectorsFor(plan, page, ctx), now }
     },
     commit: async ({ plan, vectors, now }) => {
@@ -73,18 +75,20 @@ function resultOf(row: Memory): RememberResult {
     : { id: row.id, status: 'created' }
 }
 
-/** The stored page that already holds this text in this namespace: by id first, else any twin. */
-function storedTwin(
-  catalogue: ReadonlyMap<string, Memory>,
-  page: ImportedPage,
-): ChunkRow[] | undefined {
-  const pages = groupPages(catalogue.values(), page.namespace)
+/**
+ * The stored page that already holds this text in this namespace: by id first, else any twin,
+ * found through the indexes' page maps (a catalogue scan per page made an import O(N²)).
+ */
+function storedTwin(indexes: PageLookup, page: ImportedPage): ChunkRow[] | undefined {
   const hash = page.chunks[0]!.write.restored.page.hash
   const same = (rows: ChunkRow[] | undefined) =>
     rows !== undefined && rows[0]!.page.hash === hash && reassembleRows(rows) === page.text
-  const byId = pages.get(page.pageId)
+  const byId = indexes.pageRows(page.pageId, page.namespace)
   if (same(byId)) return byId
-  for (const rows of pages.values()) if (same(rows)) return rows
+  for (const pageId of indexes.pagesBy(page.namespace, { hash })) {
+    const rows = indexes.pageRows(pageId, page.namespace)
+    if (same(rows)) return rows
+  }
   return undefined
 }
 
@@ -94,15 +98,14 @@ function storedTwin(
  */
 function planImport(
   page: ImportedPage,
-  catalogue: ReadonlyMap<string, Memory>,
+  indexes: Pick<IndexSet, 'catalogue' | 'hasPage'>,
   ctx: PageImportDeps & { now: number; ctx: EngineContext },
 ): PagePlan {
-  const pageTaken = [...catalogue.values()].some((m) => m.pageId === page.pageId)
-  const pageId = pageTaken ? ctx.newId() : page.pageId
+  const pageId = indexes.hasPage(page.pageId) ? ctx.newId() : page.pageId
   const used = new Set<string>()
   const rows: PlannedRow[] = page.chunks.map(({ write }) => {
     const asked = write.id
-    const id = asked && !catalogue.has(asked) && !used.has(asked) ? asked : ctx.newId()
+    const id = asked && !indexes.catalogue.has(asked) && !used.has(asked) ? asked : ctx.newId()
     used.add(id)
     const memory = toMemory(id, { ...write, key: chunkKey(pageId, id) }, ctx.now, ctx.ctx.lifecycle)
     const { chunk, page: info } = write.restored

@@ -17,7 +17,7 @@ export { toMemory } from './plan.ts'
 export {
   type Answered,
   answered,
-  commitWrite,
+  inWriteTurn,
   runWrite,
   type StoredRow,
   type WriteAttempt,

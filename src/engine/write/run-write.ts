@@ -18,9 +18,9 @@ export interface StoredRow {
 
 /**
  * What a write's transaction changed, for the steps after the commit, which run in this order:
- * `removed` out of the indexes, `stored` into them, `refreshed` into the catalogue, the change
- * log's `seqs` recorded (a `change` event; a snapshot when due), the backfill started when
- * `unembedded`.
+ * `removed` out of the indexes, `stored` into them, `vectors` into the vector index, `refreshed`
+ * into the catalogue, the change log's `seqs` recorded (a `change` event; a snapshot when due),
+ * the backfill started when `unembedded`.
  */
 export interface Written<R> {
   /** What the caller is answered. */
@@ -31,6 +31,8 @@ export interface Written<R> {
   stored?: readonly StoredRow[]
   /** Rows whose indexed fields are unchanged (counts, lifecycle): the catalogue is enough. */
   refreshed?: readonly Memory[]
+  /** Vectors stored for rows the indexes hold as they are (the backfill): the vector index alone. */
+  vectors?: readonly { id: string; vector: Float32Array }[]
   /** Memories were stored without a vector: the backfill embeds them. */
   unembedded?: boolean
 }
@@ -78,6 +80,16 @@ export interface WriteAttempt<P, R> {
 }
 
 /**
+ * A turn in the write queue under the cross-tab lock, caught up with other tabs, without a write
+ * unit: for a pass that writes no table but must see one moment (`verifyIndexes`, the review's
+ * catch-up before it lists what to review).
+ */
+export function inWriteTurn<T>(ctx: EngineContext, task: () => Promise<T>): Promise<T> {
+  ctx.assertOpen()
+  return ctx.queue.run(() => locked(ctx, task))
+}
+
+/**
  * The write unit of work: through the write queue, under the cross-tab lock (after reopening a
  * lost connection and catching up with other tabs), `prepare` → one transaction (`commit`) →
  * the indexes, the change log's seqs, the backfill. A stale try catches up and runs again, at
@@ -113,11 +125,8 @@ export function writeInQueue<P, R>(ctx: EngineContext, attempt: WriteAttempt<P, 
   })
 }
 
-/**
- * The transaction and the steps after it, for a caller that holds the queue and the lock
- * itself (a review step, whose judge runs under the lock between its reads and its commit).
- */
-export async function commitWrite<R>(
+/** One try's transaction and, once it committed, the steps after it. */
+async function commitWrite<R>(
   ctx: EngineContext,
   commit: () => Promise<Written<R> | typeof STALE>,
   tables: readonly Table[] = [],
@@ -143,6 +152,7 @@ function afterCommit(ctx: EngineContext, written: Written<unknown>): void {
     indexes.put(memory, vector)
     if (dropVector) indexes.removeVector(memory.id)
   }
+  for (const { id, vector } of written.vectors ?? []) indexes.putVector(id, vector)
   // A refresh changes no indexed field: the catalogue row is enough.
   for (const row of written.refreshed ?? []) indexes.refresh(row)
   if (written.seqs && written.seqs.length > 0) ctx.upkeep.recordWrites(written.seqs)

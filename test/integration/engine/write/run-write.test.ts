@@ -3,7 +3,7 @@ import { StorageError } from '../../../../src/core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../../../src/core/options.ts'
 import type { MemoryEvent } from '../../../../src/core/types.ts'
 import { EngineContext } from '../../../../src/engine/engine-context.ts'
-import { answered, runWrite, STALE } from '../../../../src/engine/write/index.ts'
+import { answered, inWriteTurn, runWrite, STALE } from '../../../../src/engine/write/index.ts'
 import { EngramDatabase } from '../../../../src/storage/index.ts'
 import { freshIdb, openTestEngine } from '../../../helpers/engine.ts'
 import { row } from '../../../unit/engine/fixtures.ts'
@@ -144,6 +144,53 @@ describe('runWrite', () => {
       })
     await Promise.all([write('a', 20), write('b', 0)])
     expect(order).toEqual(['a start', 'a commit', 'b start', 'b commit'])
+  })
+})
+
+describe('runWrite for a write no index follows but the vectors', () => {
+  it('moves only the vector index for vectors stored beside unchanged rows', async () => {
+    const { ctx, db } = await context()
+    const memory = row('m1', 'embedded later')
+    await runWrite(ctx, {
+      commit: async () => {
+        await db.memories.add(memory)
+        return { result: undefined, stored: [{ memory }] }
+      },
+    })
+    ctx.indexes.ensureVectors(2)
+    const vector = new Float32Array([1, 0])
+    await runWrite(ctx, {
+      commit: async () => {
+        await db.vectors.put({ id: 'm1', model: 'test', dims: 2, vector })
+        return { result: undefined, vectors: [{ id: 'm1', vector }] }
+      },
+    })
+    expect(ctx.indexes.vectors?.has('m1')).toBe(true)
+    expect(ctx.indexes.catalogue.get('m1')).toBe(memory)
+  })
+})
+
+describe('inWriteTurn', () => {
+  it('runs after the writes queued before it, under the lock, with no transaction', async () => {
+    const { ctx, db } = await context()
+    const order: string[] = []
+    const write = runWrite(ctx, {
+      prepare: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      },
+      commit: async () => {
+        await db.memories.add(row('m1', 'written first'))
+        order.push('write')
+        return { result: undefined, stored: [{ memory: row('m1', 'written first') }] }
+      },
+    })
+    const turn = inWriteTurn(ctx, async () => {
+      order.push('turn')
+      return ctx.indexes.catalogue.has('m1')
+    })
+    await write
+    expect(await turn).toBe(true)
+    expect(order).toEqual(['write', 'turn'])
   })
 })
 
