@@ -32,7 +32,7 @@ async function sweep(
     const engine = await openEngine(`edge-writes-${++run}`, idb, faults)
     const seeded = await engine.rememberMany([0, 1, 2].map((i) => ({ text: fact(i) })))
     const ids = seeded.map((r) => r.id)
-    await engine.relate(ids[0]!, ids[2]!, 'related_to')
+    await engine.relations.add(ids[0]!, ids[2]!, 'related_to')
     const before = await edges(engine)
     faults.arm({ failAt: n, tables: ['relations'] })
     const error = await call(engine, ids).then(
@@ -50,7 +50,7 @@ async function sweep(
       undone++
     }
     faults.disarm()
-    expectVerified(await engine.verify())
+    expectVerified(await engine.inspect.verify())
     await engine.close()
   }
   return { runs: clean + 1, undone }
@@ -79,7 +79,7 @@ describe('edge writes under a failing disk', () => {
         { relation: { from: ids[1]!, to: ids[2]!, kind: 'depends_on' } },
         { relation: { from: ids[2]!, to: ids[0]!, kind: 'contradicts' } },
       ]
-      await engine.importMemories(lines.map((l) => JSON.stringify(l)).join('\n'))
+      await engine.transfer.import(lines.map((l) => JSON.stringify(l)).join('\n'))
     })
     expect(runs).toBe(3)
     expect(undone).toBe(2)
