@@ -5,6 +5,8 @@ import { dedupKey } from '../../core/text.ts'
 import type { Memory, TrustLevel } from '../../core/types.ts'
 import { VectorIndex } from '../../core/vector/index.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
+import { addTo, removeFrom } from './multimap.ts'
+import { PageMaps } from './page-maps.ts'
 
 const TRUST_ORDER: Record<TrustLevel, number> = { untrusted: 0, unverified: 1, trusted: 2 }
 
@@ -46,8 +48,7 @@ export class IndexSet {
    * a twin, without grouping the whole catalogue (which made an import of N pages O(N²), issue
    * 29). Kept with the catalogue by `put`, `refresh`, `remove` and `adoptCatalogue`.
    */
-  readonly #pages = new Map<string, Set<string>>()
-  readonly #pageKeys = new Map<string, Set<string>>()
+  readonly #pages = new PageMaps()
   #restoredCounters: number | undefined
 
   /**
@@ -123,7 +124,7 @@ export class IndexSet {
   put(memory: Memory, vector?: Float32Array): void {
     const previous = this.#catalogue.get(memory.id)
     if (previous) this.#unmap(previous)
-    this.#mapPage(memory, previous)
+    this.#pages.map(memory, previous)
     if (!previous || previous.text !== memory.text) {
       this.#phraseKeys.set(memory.id, phraseKey(memory.text))
     }
@@ -149,7 +150,7 @@ export class IndexSet {
     const held = this.#catalogue.get(memory.id)
     if (held && sameIndexedFields(held, memory)) {
       this.#catalogue.set(memory.id, memory)
-      this.#mapPage(memory, held)
+      this.#pages.map(memory, held)
     } else this.put(memory)
   }
 
@@ -168,7 +169,7 @@ export class IndexSet {
     const memory = this.#catalogue.get(id)
     if (memory) {
       this.#unmap(memory)
-      this.#unmapPage(memory)
+      this.#pages.unmap(memory)
     }
     this.#catalogue.delete(id)
     this.#phraseKeys.delete(id)
@@ -185,7 +186,6 @@ export class IndexSet {
     this.#keys.clear()
     this.#phraseKeys.clear()
     this.#pages.clear()
-    this.#pageKeys.clear()
   }
 
   /**
@@ -214,11 +214,10 @@ export class IndexSet {
     this.#keys.clear()
     this.#phraseKeys.clear()
     this.#pages.clear()
-    this.#pageKeys.clear()
     for (const memory of memories) {
       this.#catalogue.set(memory.id, memory)
       this.#map(memory)
-      this.#mapPage(memory, undefined)
+      this.#pages.map(memory, undefined)
       this.groupOf(memory.namespace, memory.type)
     }
   }
@@ -236,7 +235,7 @@ export class IndexSet {
   /** The page's chunk rows in chunk order (only `namespace`'s when given); undefined for none. */
   pageRows(pageId: string, namespace?: string): ChunkRow[] | undefined {
     const rows: ChunkRow[] = []
-    for (const id of this.#pages.get(pageId) ?? []) {
+    for (const id of this.#pages.chunksOf(pageId)) {
       const row = this.#catalogue.get(id)
       if (row && isChunk(row) && (namespace === undefined || row.namespace === namespace)) {
         rows.push(row)
@@ -254,9 +253,9 @@ export class IndexSet {
     namespace: string,
     by: { title: string; source: string } | { hash: string },
   ): ReadonlySet<string> {
-    const key = 'hash' in by ? textKey(namespace, by.hash) : nameKey(namespace, by.title, by.source)
     const pages = new Set<string>()
-    for (const id of this.#pageKeys.get(key) ?? []) pages.add(this.#catalogue.get(id)!.pageId!)
+    for (const id of this.#pages.chunksBy(namespace, by))
+      pages.add(this.#catalogue.get(id)!.pageId!)
     return pages
   }
 
@@ -360,30 +359,6 @@ export class IndexSet {
     this.#keys.set(dedupIdentity(memory), memory.id)
   }
 
-  /** Files a row under its page id and keys, unless it is filed under the same ones already. */
-  #mapPage(memory: Memory, previous: Memory | undefined): void {
-    const keys = pageKeysOf(memory)
-    if (previous) {
-      const before = pageKeysOf(previous)
-      // Left in place, as the catalogue keeps a replaced row's position.
-      const same =
-        previous.pageId === memory.pageId &&
-        before.length === keys.length &&
-        before.every((k, i) => k === keys[i])
-      if (same) return
-      this.#unmapPage(previous)
-    }
-    if (memory.pageId === undefined) return
-    addTo(this.#pages, memory.pageId, memory.id)
-    for (const key of keys) addTo(this.#pageKeys, key, memory.id)
-  }
-
-  #unmapPage(memory: Memory): void {
-    if (memory.pageId === undefined) return
-    removeFrom(this.#pages, memory.pageId, memory.id)
-    for (const key of pageKeysOf(memory)) removeFrom(this.#pageKeys, key, memory.id)
-  }
-
   #unmap(memory: Memory): void {
     for (const alias of memory.aliases) removeFrom(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) removeFrom(this.#tags, tag.toLowerCase(), memory.id)
@@ -391,19 +366,6 @@ export class IndexSet {
     const identity = dedupIdentity(memory)
     if (this.#keys.get(identity) === memory.id) this.#keys.delete(identity)
   }
-}
-
-const nameKey = (namespace: string, title: string, source: string) =>
-  `n\u0000${namespace}\u0000${title}\u0000${source}`
-const textKey = (namespace: string, hash: string) => `t\u0000${namespace}\u0000${hash}`
-
-/** The keys a chunk row is found by as part of its page: its name and its text. */
-function pageKeysOf(memory: Memory): string[] {
-  if (!isChunk(memory)) return []
-  return [
-    nameKey(memory.namespace, memory.page.title, memory.source),
-    textKey(memory.namespace, memory.page.hash),
-  ]
 }
 
 /** Whether two versions of a row agree on every field an index structure is built from. */
@@ -420,20 +382,4 @@ function sameIndexedFields(a: Memory, b: Memory): boolean {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i])
-}
-
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key)
-  if (!set) {
-    set = new Set()
-    map.set(key, set)
-  }
-  set.add(id)
-}
-
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
-  const set = map.get(key)
-  if (!set) return
-  set.delete(id)
-  if (set.size === 0) map.delete(key)
 }
