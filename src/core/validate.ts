@@ -341,4 +341,35 @@ export function validateTime(value: unknown, field: string): number {
   return value
 }
 
+/**
+ * Checks a memory's interval of happening: `happenedUntil` needs `happenedAt`, and may not come
+ * before it. `where` prefixes the field named in the error (`items[2].`, `patch.`).
+ *
+ * @throws InvalidInputError `BAD_OPTION` at `happenedUntil`.
+ * @example
+ * validateHappened(Date.UTC(2023, 4, 2), Date.UTC(2023, 4, 1), 'patch.')
+ * // => throws InvalidInputError { field: 'patch.happenedUntil' }
+ */
+export function validateHappened(
+  happenedAt: number | undefined,
+  happenedUntil: number | undefined,
+  where = '',
+): void {
+  if (happenedUntil === undefined) return
+  if (happenedAt === undefined) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      `${where}happenedUntil`,
+      'expected happenedAt with happenedUntil (an interval needs its start), got happenedUntil alone',
+    )
+  }
+  if (happenedUntil < happenedAt) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      `${where}happenedUntil`,
+      `expected an instant at or after happenedAt (${happenedAt}), got ${happenedUntil}`,
+    )
+  }
+}
+
 export * from './check-options.ts'

@@ -119,6 +119,9 @@ export const FIELDS = {
   recallCount: { check: null, setBy: RESTORED, atRest: 'plain', indexed: [] },
   lastRecalledAt: { check: null, setBy: RESTORED, atRest: 'plain', indexed: [] },
   expiresAt: { check: time, setBy: ALL, atRest: 'plain', indexed: [] },
+  // When, not what: plain like the other instants, so timeline and the time filters read it.
+  happenedAt: { check: time, setBy: ALL, atRest: 'plain', indexed: [] },
+  happenedUntil: { check: time, setBy: ALL, atRest: 'plain', indexed: [] },
   pageId: { check: null, setBy: RESTORED, atRest: 'plain', indexed: ['dexie'] },
   chunk: { check: null, setBy: RESTORED, atRest: 'plain', indexed: [] },
   page: { check: null, setBy: RESTORED, atRest: 'sealed', indexed: [] },

@@ -87,6 +87,18 @@ export interface Memory {
   lastRecalledAt?: number
   /** The memory is ignored by recall after this instant. */
   expiresAt?: number
+  /**
+   * When the thing the memory tells of happened, or began: epoch milliseconds, apart from
+   * `createdAt` (when it was stored). Every time feature (the time boost, `since`/`until`,
+   * `timeline`) reads a memory's time as `happenedAt ?? createdAt`.
+   */
+  happenedAt?: number
+  /**
+   * The end of the interval the memory holds true for (a stay, a job), epoch milliseconds; at
+   * least `happenedAt`, and only with it. A time window matches the memory when it overlaps
+   * `[happenedAt, happenedUntil]`.
+   */
+  happenedUntil?: number
   /** For chunks of a long page: the page's id and this chunk's position. */
   pageId?: string
   chunk?: number

@@ -53,6 +53,22 @@ export interface RememberOptions {
    */
   expiresAt?: number
   /**
+   * When the thing happened, or began, in epoch milliseconds (a meeting, a trip, a decision),
+   * apart from when it is stored; `null` or absent: the memory's time is its `createdAt`. Recall's
+   * time words ("last week", "in May 2023"), `since`/`until` and `timeline` read it.
+   *
+   * @example
+   * await memory.remember('Met Ana in Lisbon', { happenedAt: Date.UTC(2023, 4, 14) })
+   * await memory.recall('who did I meet in May 2023?')
+   * // => the hit's explanation holds { kind: 'time', detail: 'in window 2023-05-01..2023-05-31 ×1.3' }
+   */
+  happenedAt?: number
+  /**
+   * The end of the interval the memory holds for, epoch milliseconds: at least `happenedAt`, and
+   * only with it (`BAD_OPTION` otherwise). A time window matches when it overlaps the interval.
+   */
+  happenedUntil?: number
+  /**
    * The host's structured data, kept as given and exported as JSON, so it must be JSON data:
    * plain objects, dense arrays, strings (checked like text), finite numbers, booleans and
    * `null`; at most 8 levels deep and 16 KB as JSON. `Date`, `Map`, `Set`, `NaN`, `undefined`,
@@ -110,6 +126,14 @@ export interface MemoryPatch {
   /** A one-line stand-in for the text; `null` removes it. */
   summary?: string | null
   expiresAt?: number | null
+  /**
+   * When the thing happened; `null` removes it (the memory's time is its `createdAt` again). The
+   * patched memory must keep `happenedUntil ≥ happenedAt`, and no `happenedUntil` without
+   * `happenedAt` (`BAD_OPTION`, nothing written).
+   */
+  happenedAt?: number | null
+  /** The end of the memory's interval; `null` removes it. */
+  happenedUntil?: number | null
   meta?: Record<string, unknown>
   poison?: PoisonPolicy
 }

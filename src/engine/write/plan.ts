@@ -123,6 +123,8 @@ export function toMemory(
     recallCount: 0,
   }
   if (w.expiresAt !== undefined) memory.expiresAt = w.expiresAt
+  if (w.happenedAt !== undefined) memory.happenedAt = w.happenedAt
+  if (w.happenedUntil !== undefined) memory.happenedUntil = w.happenedUntil
   if (w.summary !== undefined) memory.summary = w.summary
   if (w.meta !== undefined) memory.meta = w.meta
   // An import brings back what the export said about the memory's history.

@@ -19,7 +19,13 @@ import type {
   Tier,
   TrustLevel,
 } from '../../core/types.ts'
-import { expectArray, expectOptions, oneOf, validateId } from '../../core/validate.ts'
+import {
+  expectArray,
+  expectOptions,
+  oneOf,
+  validateHappened,
+  validateId,
+} from '../../core/validate.ts'
 import { POISON_POLICIES } from '../../core/vocabulary.ts'
 
 /**
@@ -49,6 +55,8 @@ export interface PreparedWrite {
   supersedes?: string
   flags: string[]
   expiresAt?: number
+  happenedAt?: number
+  happenedUntil?: number
   meta?: Record<string, unknown>
   /** Caller-supplied vector, checked against the model's dims later. */
   vector?: unknown
@@ -58,6 +66,14 @@ export interface PreparedWrite {
   /** Imports: the rest of the row as exported, applied over the fresh row's values. */
   restored?: RestoredFields
 }
+
+/** Fields a write or a patch may give as `null`: none on a write, removed by a patch. */
+const NULLABLE: ReadonlySet<string> = new Set([
+  'summary',
+  'expiresAt',
+  'happenedAt',
+  'happenedUntil',
+])
 
 /** Options of a write that are not fields of the memory it stores. */
 const WRITE_ONLY_OPTIONS = ['supersedes', 'vector', 'poison'] as const
@@ -184,10 +200,17 @@ function prepareFields(
     const given = o[field]
     const fallback = WRITE_DEFAULTS[field]
     const value = given ?? (fallback ? fallback(fields) : given)
-    // A write may say "no expiry" with null; other fields given null are checked, and refused.
-    if (value === undefined || (value === null && field === 'expiresAt')) continue
+    // A write may say "no expiry" or "no date" with null; other fields given null are refused.
+    if (value === undefined || (value === null && NULLABLE.has(field) && field !== 'summary')) {
+      continue
+    }
     fields[field] = FIELDS[field].check(value, at(field), limits)
   }
+  validateHappened(
+    fields.happenedAt as number | undefined,
+    fields.happenedUntil as number | undefined,
+    prefix,
+  )
   // Each value is what its field's check returns: the stored shape of that field.
   const prepared = {
     ...fields,
@@ -228,11 +251,9 @@ export function defaultTrust(source: string): TrustLevel {
   return FIRST_PARTY_SOURCES.has(source) ? 'unverified' : 'untrusted'
 }
 
-export type PreparedPatch = Omit<MemoryPatch, 'expiresAt' | 'confidence' | 'summary'> & {
+export type PreparedPatch = Omit<MemoryPatch, 'confidence'> & {
   confidence?: number
-  summary?: string | null
   key?: string
-  expiresAt?: number | null
 }
 
 /**
@@ -250,8 +271,8 @@ export function preparePatch(patch: unknown, limits: LimitOptions): PreparedPatc
   for (const field of PATCH_FIELDS) {
     const value = p[field]
     if (value === undefined) continue
-    // null clears a summary or an expiry; other fields given null are checked, and refused.
-    const clears = value === null && (field === 'summary' || field === 'expiresAt')
+    // null clears a summary, an expiry or a date; other fields given null are checked, and refused.
+    const clears = value === null && NULLABLE.has(field)
     out[field] = clears ? null : FIELDS[field].check(value, `patch.${field}`, limits)
   }
   if (typeof out.text === 'string') out.key = dedupKey(out.text)

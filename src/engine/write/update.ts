@@ -1,6 +1,7 @@
 import { InvalidInputError, MemoryNotFoundError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { Memory } from '../../core/types.ts'
+import { validateHappened } from '../../core/validate.ts'
 import type { EngramDatabase } from '../../storage/index.ts'
 import { STALE } from './commit.ts'
 import { type PreparedPatch, screen, screenedText } from './prepare.ts'
@@ -77,23 +78,35 @@ export function updateAttempt(
 }
 
 /**
- * The patch applied to `row` at time `now`: fields replaced, `expiresAt: null` cleared, and the
+ * The patch applied to `row` at time `now`: fields replaced, `null` clearing an optional
+ * field, the interval of happening checked whole (`BAD_OPTION`), and the
  * poison screen run again over the patched memory when the patch changes a field it screens
  * (the flags stored are the patched memory's). Pure; throws `RejectedMemoryError` under
  * `reject`.
  */
 export function patchRow(row: Memory, patch: PreparedPatch, now: number): Memory {
-  const { poison = 'reject', key, expiresAt, summary, ...fields } = patch
+  const { poison = 'reject', key, expiresAt, summary, happenedAt, happenedUntil, ...fields } = patch
   const next: Memory = { ...row, ...fields, updatedAt: now }
-  if (summary === null) delete next.summary
-  else if (summary !== undefined) next.summary = summary
   if (key !== undefined) next.key = key
-  if (expiresAt === null) delete next.expiresAt
-  else if (expiresAt !== undefined) next.expiresAt = expiresAt
+  setOrClear(next, 'summary', summary)
+  setOrClear(next, 'expiresAt', expiresAt)
+  setOrClear(next, 'happenedAt', happenedAt)
+  setOrClear(next, 'happenedUntil', happenedUntil)
+  validateHappened(next.happenedAt, next.happenedUntil, 'patch.')
   if (SCREENED.some((field) => fields[field] !== undefined) || typeof summary === 'string') {
     next.flags = screen(screenedText(next), poison, 'patch')
   }
   return next
+}
+
+/** A patch's value for an optional field: `null` removes it, `undefined` leaves it. */
+function setOrClear<K extends 'summary' | 'expiresAt' | 'happenedAt' | 'happenedUntil'>(
+  row: Memory,
+  field: K,
+  value: Memory[K] | null | undefined,
+): void {
+  if (value === null) delete row[field]
+  else if (value !== undefined) row[field] = value as Memory[K]
 }
 
 /**

@@ -34,6 +34,8 @@ describe('the fields table', () => {
       'tier',
       'summary',
       'expiresAt',
+      'happenedAt',
+      'happenedUntil',
       'meta',
     ])
   })
@@ -51,6 +53,8 @@ describe('the fields table', () => {
         'tier',
         'summary',
         'expiresAt',
+        'happenedAt',
+        'happenedUntil',
         'meta',
       ].sort(),
     )
@@ -75,6 +79,8 @@ describe('the fields table', () => {
         'recallCount',
         'lastRecalledAt',
         'expiresAt',
+        'happenedAt',
+        'happenedUntil',
         'pageId',
         'chunk',
       ].sort(),
