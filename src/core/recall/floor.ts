@@ -10,11 +10,13 @@
  * - each hit: one that matched no query term stays only if its own cosine stands above the
  *   unrelated level.
  *
- * The query's cosine bar knows how much it has seen (issue 26): the best of n unrelated cosines
- * stands about √(2 ln n) spreads above the unrelated level (the Gaussian maximum), so a store of
- * 5 memories cannot be asked for the 2.5 spreads that separate noise from signal among 45. The
- * bar is the lower of `queryLift` and that expected maximum; from about 23 memories on it is
- * `queryLift` alone.
+ * The query's cosine bar knows how much it has seen (issue 26): it is where the best of n
+ * unrelated cosines lands on average, the expected maximum of n standard normals in spreads
+ * (Blom's Φ⁻¹((n − 0.375) / (n + 0.25)): 1.18 for 5 memories, 1.95 for 24, 2.5 from about 100),
+ * capped at `queryLift`. Below it the best hit is indistinguishable from the store's noise; above
+ * it a small store keeps it, since there is no distribution to say more. (The asymptotic
+ * √(2 ln n) overstates that maximum at small n: 1.79 for 5, and a paraphrase of a fact in a store
+ * of 24 was asked for 2.5.)
  *
  * Pure: recall's floor stage (`src/engine/recall/floor.ts`) supplies each hit's evidence and the
  * model's calibration (from the model table).
@@ -71,15 +73,62 @@ export function liftOf(cosine: number, calibration: ModelCalibration): number {
 
 /**
  * The best-cosine bar for a query judged against `memories` cosines: `queryLift`, or below it
- * the lift the best of that many unrelated cosines is expected to reach, √(2 ln n).
+ * the lift the best of that many unrelated cosines reaches on average ({@link expectedMaximum}).
  *
  * @example
- * queryLiftBar(2.5, 5) // => 1.79
- * queryLiftBar(2.5, 45) // => 2.5
+ * queryLiftBar(2.5, 5) // => 1.18
+ * queryLiftBar(2.5, 24) // => 1.95
+ * queryLiftBar(2.5, 150) // => 2.5
  */
 export function queryLiftBar(queryLift: number, memories: number): number {
   if (!Number.isFinite(memories)) return queryLift
-  return Math.min(queryLift, Math.sqrt(2 * Math.log(Math.max(1, memories))))
+  return Math.min(queryLift, expectedMaximum(memories))
+}
+
+/**
+ * The expected largest of `n` independent standard normal draws, by Blom's plotting position
+ * (within 0.02 of the exact value for n ≥ 5, 0.03 below); 0 for one draw or none.
+ *
+ * @example
+ * expectedMaximum(5) // => 1.18 (exact 1.163)
+ */
+export function expectedMaximum(n: number): number {
+  if (n <= 1) return 0
+  return normalQuantile((n - 0.375) / (n + 0.25))
+}
+
+// Acklam's rational approximation of the standard normal quantile (relative error < 1.2e-9).
+const A = [
+  -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+  2.506628277459239,
+]
+const B = [
+  -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+]
+const C = [
+  -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734,
+  4.374664141464968, 2.938163982698783,
+]
+const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416]
+
+/** Φ⁻¹(p) for p in (0, 1). */
+export function normalQuantile(p: number): number {
+  const low = 0.02425
+  if (p < low) {
+    const q = Math.sqrt(-2 * Math.log(p))
+    return tail(q)
+  }
+  if (p > 1 - low) return -tail(Math.sqrt(-2 * Math.log(1 - p)))
+  const q = p - 0.5
+  const r = q * q
+  const num = ((((A[0]! * r + A[1]!) * r + A[2]!) * r + A[3]!) * r + A[4]!) * r + A[5]!
+  const den = ((((B[0]! * r + B[1]!) * r + B[2]!) * r + B[3]!) * r + B[4]!) * r + 1
+  return (num * q) / den
+}
+
+function tail(q: number): number {
+  const num = ((((C[0]! * q + C[1]!) * q + C[2]!) * q + C[3]!) * q + C[4]!) * q + C[5]!
+  return num / ((((D[0]! * q + D[1]!) * q + D[2]!) * q + D[3]!) * q + 1)
 }
 
 /**

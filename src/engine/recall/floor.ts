@@ -1,4 +1,5 @@
 import type { ModelCalibration } from '../../core/adaptive-fusion.ts'
+import { DEFAULT_RETRIEVAL } from '../../core/defaults/recall.ts'
 import {
   applyCosineBar,
   applyFloor,
@@ -23,6 +24,11 @@ export interface FloorInput {
   termsOf: (memory: Memory) => readonly string[]
   /** The recall's `k`: `filtered` counts the dropped candidates that ranked within it. */
   k: number
+  /**
+   * How deep the vector list was asked to read (`retrieval.listDepth`): a read that came back
+   * shorter covered the scope. @default DEFAULT_RETRIEVAL.listDepth
+   */
+  listDepth?: number
 }
 
 /** The candidates that cleared the floor, in order, and what recall reports about it. */
@@ -53,7 +59,7 @@ export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): F
     return { kept, filtered: countFiltered(ranked, kept, input.k), cosineOnly: new Map() }
   }
   const scale = calibration ?? UNUSED_SCALE
-  const { kept } = applyFloor(ranked, evidence, scale, policy, readSize(found))
+  const { kept } = applyFloor(ranked, evidence, scale, policy, readSize(input))
   const filtered = countFiltered(ranked, kept, input.k)
   const cosineOnly = new Map<string, number>()
   for (const r of kept) {
@@ -72,14 +78,18 @@ function countFiltered(ranked: readonly Ranked[], kept: readonly Ranked[], k: nu
 }
 
 /**
- * How many cosines the query's standing rests on: the vector list's read, the whole scope when
- * the scan came back short; many without a vector list, or when hybrid's deep read was cut
- * (`cosineBound`). A semantic read cut at `listDepth` counts as the read; at the default 30 that
- * is above the ~23 memories from which the bar no longer moves.
+ * How many cosines the query's standing rests on: the whole scope when the vector read came back
+ * short of what it asked for, else many (the bar is then `queryLift`). A hybrid deep read longer
+ * than its list and without `cosineBound` came back short; a read no longer than its list (a
+ * semantic read, or a hybrid one of a store smaller than the list) did only when it is shorter
+ * than `listDepth`, since a semantic read cut there looks the same as a store of that size.
  */
-function readSize(found: FloorInput['found']): number {
-  if (!found.vector?.list || found.vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
-  return found.cosines.size
+function readSize({ found, listDepth = DEFAULT_RETRIEVAL.listDepth }: FloorInput): number {
+  const vector = found.vector
+  if (!vector?.list || vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
+  const read = found.cosines.size
+  if (read > vector.list.items.length || read < listDepth) return read
+  return Number.POSITIVE_INFINITY
 }
 
 /** Keyword-only recall reads no cosine; a scale is still needed to satisfy the signature. */

@@ -4,8 +4,10 @@ import {
   applyCosineBar,
   applyFloor,
   DEFAULT_FLOOR_POLICY,
+  expectedMaximum,
   hitHasEvidence,
   liftOf,
+  normalQuantile,
   queryLiftBar,
   queryOnTopic,
 } from '../../../../src/core/recall/floor'
@@ -62,13 +64,34 @@ describe('relevance floor', () => {
   })
 
   describe('in a small store (issue 26)', () => {
-    it('asks the best cosine only for the lift the best of n unrelated ones would reach', () => {
-      expect(queryLiftBar(2.5, 5)).toBeCloseTo(Math.sqrt(2 * Math.log(5)), 12)
-      expect(queryLiftBar(2.5, 12)).toBeCloseTo(2.229, 3)
-      expect(queryLiftBar(2.5, 23)).toBe(2.5)
-      expect(queryLiftBar(2.5, 45)).toBe(2.5)
+    it('asks the best cosine only for the lift the best of n unrelated ones reaches on average', () => {
+      expect(queryLiftBar(2.5, 5)).toBeCloseTo(expectedMaximum(5), 12)
+      expect(queryLiftBar(2.5, 24)).toBeCloseTo(1.947, 3)
+      expect(queryLiftBar(2.5, 45)).toBeCloseTo(2.203, 3)
+      expect(queryLiftBar(2.5, 150)).toBe(2.5)
       expect(queryLiftBar(2.5, Number.POSITIVE_INFINITY)).toBe(2.5)
       expect(queryLiftBar(1, 5)).toBe(1)
+      expect(queryLiftBar(2.5, 1)).toBe(0)
+    })
+
+    it('puts the expected maximum of n normals within 0.02 of its exact value', () => {
+      // Exact E[max] of n standard normals (Harter's tables).
+      const exact: [number, number][] = [
+        [5, 1.163],
+        [10, 1.5388],
+        [25, 1.9653],
+        [100, 2.5076],
+      ]
+      for (const [n, value] of exact)
+        expect(Math.abs(expectedMaximum(n) - value)).toBeLessThan(0.02)
+      expect(expectedMaximum(1)).toBe(0)
+    })
+
+    it('inverts the normal distribution in the body and both tails', () => {
+      expect(normalQuantile(0.5)).toBeCloseTo(0, 9)
+      expect(normalQuantile(0.975)).toBeCloseTo(1.959964, 5)
+      expect(normalQuantile(0.001)).toBeCloseTo(-3.090232, 5)
+      expect(normalQuantile(0.999)).toBeCloseTo(3.090232, 5)
     })
 
     it('keeps a paraphrase answer of a five-fact store that a large store would drop', () => {
@@ -85,14 +108,26 @@ describe('relevance floor', () => {
     })
 
     it('still empties an off-topic query of a five-fact store whose best cosine is noise', () => {
-      const banana = [
-        { coverage: 0, cosine: 0.14 + 1.5 * 0.1 },
+      // "quantum lobster parliament" against five personal facts: best lift 0.8, under the 1.18
+      // the best of five unrelated cosines reaches on average.
+      const lobster = [
+        { coverage: 0, cosine: 0.14 + 0.8 * 0.1 },
         { coverage: 0, cosine: 0.15 },
       ]
-      expect(applyFloor(banana, same, USE, DEFAULT_FLOOR_POLICY, 5)).toEqual({
+      expect(applyFloor(lobster, same, USE, DEFAULT_FLOOR_POLICY, 5)).toEqual({
         kept: [],
         dropped: 2,
       })
+    })
+
+    it('keeps a 24-fact store’s paraphrase answer at lift 2.0, which the old bar of 2.5 emptied', () => {
+      // "when do we ship releases?" against a team's 24 facts (small-stores.json, store e).
+      const hits = [
+        { coverage: 0, cosine: 0.14 + 2.0 * 0.1 },
+        { coverage: 0, cosine: 0.18 },
+      ]
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 24).kept).toEqual([hits[0]])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 100).kept).toEqual([])
     })
   })
 
