@@ -125,6 +125,45 @@ export interface RecallOptions {
   floor?:
     | boolean
     | { queryCoverage?: number; queryLift?: number; hitLift?: number; minCosine?: number }
+  /**
+   * A hard filter: only memories whose time (`happenedAt ?? createdAt`; for an interval, its
+   * end) is at or after this instant. Epoch milliseconds, or an ISO 8601 date (`'2023-05-01'`,
+   * UTC midnight) or date-time (`'2023-05-01T09:30Z'`; no zone means UTC). A filter drops a
+   * memory whose date is a little off, so prefer the time words of the query (`time`), which only
+   * boost; use `since`/`until` when the caller means the cut. Must come before `until`.
+   *
+   * @example
+   * await memory.recall('standup notes', { since: '2024-03-01', until: '2024-04-01' })
+   * // => only memories that happened in March 2024 (or whose interval overlaps it)
+   */
+  since?: number | string
+  /** A hard filter: only memories whose time (an interval's start) is before this instant; see `since`. */
+  until?: number | string
+  /**
+   * Read time words in the query ("yesterday", "last week", "two months ago", "this spring",
+   * "in May 2023", "on 8 June", "2019"), resolved against the engine's clock, as a soft boost:
+   * a memory whose time (`happenedAt ?? createdAt`, or its interval) falls in a named window is
+   * scored ×`DEFAULT_TIME.factor` (1.3), explained as a boost of name `'time'` (`detail: 'in
+   * window 2023-05-01..2023-05-31 ×1.3'`); the time words are left out of the keyword terms.
+   * Nothing is dropped: a memory outside the window still ranks by its words. `false` reads the
+   * query as words only. @default true
+   *
+   * @example
+   * await memory.recall('who did I meet in May 2023?')
+   * // => hits dated in May 2023 first; hit.boosts holds { name: 'time', factor: 1.3, detail: … }
+   */
+  time?: boolean
+  /**
+   * Bring each hit's neighbours: for a chunk of a page or a turn of a session (memories sharing
+   * `pageId`, in `chunk` order), the `context` chunks before and after it, in order, as
+   * `hit.context`; a fact has none. The neighbours count in `tokenBudget` (a hit whose context
+   * does not fit is given without it). 0..10. @default 0
+   *
+   * @example
+   * await memory.recall('what did Ana say about the lease', { context: 1 })
+   * // => hits[0].context: { before: [the turn before], after: [the turn after] }
+   */
+  context?: number
 }
 
 /**
@@ -165,8 +204,19 @@ export interface ListEvidence {
 
 /** A multiplicative boost applied after fusion. */
 export interface Boost {
-  name: 'recency' | 'confidence' | 'frequency'
+  /** `time`: the memory lies in a window the query's time words name (`RecallOptions.time`). */
+  name: 'recency' | 'confidence' | 'frequency' | 'time'
   factor: number
+  /** What earned it, where the name alone does not say: `'in window 2023-05-01..2023-05-31 ×1.3'`. */
+  detail?: string
+}
+
+/** A hit's neighbours in its page or session (`RecallOptions.context`), in page order. */
+export interface HitContext {
+  /** Up to `context` chunks before the hit, the farthest first. */
+  before: Memory[]
+  /** Up to `context` chunks after the hit, the nearest first. */
+  after: Memory[]
 }
 
 /** One recalled memory and why it is here. */
@@ -214,6 +264,8 @@ export interface RecallHit {
   page?: RecallPageRef
   /** For a collapsed page hit: how many more chunks of the page ranked (`collapsePages`). */
   more?: number
+  /** With `RecallOptions.context`: the hit's neighbours in its page or session. */
+  context?: HitContext
   /**
    * One line, e.g. `matched [deploy, script] (bm25 #2) + semantic 0.81 (#1) -> fused 0.84;
    * boosts: recency x1.2 -> #1; confidence 0.62 (0.90 at write; episodic, 15 of 30 days;

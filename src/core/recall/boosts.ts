@@ -47,3 +47,56 @@ export function boostFactor(boosts: readonly Boost[]): number {
   for (const boost of boosts) factor *= boost.factor
   return factor
 }
+
+/**
+ * The span of time a memory tells of, epoch ms, both ends inclusive: `[happenedAt,
+ * happenedUntil]`, an instant `happenedAt` alone, else its `createdAt`.
+ *
+ * @example
+ * happenedSpan({ createdAt: 9, happenedAt: 3, happenedUntil: 5 })
+ * // => [3, 5]
+ */
+export function happenedSpan(
+  memory: Pick<Memory, 'createdAt' | 'happenedAt' | 'happenedUntil'>,
+): [first: number, last: number] {
+  const first = memory.happenedAt ?? memory.createdAt
+  return [first, memory.happenedAt === undefined ? first : (memory.happenedUntil ?? first)]
+}
+
+/**
+ * Whether a memory's time ({@link happenedSpan}) overlaps `[start, end)`; either bound may be
+ * absent (no bound on that side). The one rule of the time boost, `since`/`until` and
+ * `timeline`.
+ *
+ * @example
+ * overlapsTime({ createdAt: 9, happenedAt: 3, happenedUntil: 5 }, 5, 10)
+ * // => true
+ */
+export function overlapsTime(
+  memory: Pick<Memory, 'createdAt' | 'happenedAt' | 'happenedUntil'>,
+  start: number | undefined,
+  end: number | undefined,
+): boolean {
+  const [first, last] = happenedSpan(memory)
+  return (start === undefined || last >= start) && (end === undefined || first < end)
+}
+
+/**
+ * The time boost: `factor` when the memory's time overlaps one of `windows` (the first it
+ * overlaps names it), else none. `label` writes a window as its days (`formatWindow`).
+ *
+ * @example
+ * timeBoost(memory, findTimeWindows('in May 2023', now), 1.3, formatWindow)
+ * // => { name: 'time', factor: 1.3, detail: 'in window 2023-05-01..2023-05-31 ×1.3' }
+ */
+export function timeBoost(
+  memory: Pick<Memory, 'createdAt' | 'happenedAt' | 'happenedUntil'>,
+  windows: readonly { start: number; end: number }[],
+  factor: number,
+  label: (window: { start: number; end: number }) => string,
+): Boost | undefined {
+  if (factor === 1) return undefined
+  const window = windows.find((w) => overlapsTime(memory, w.start, w.end))
+  if (!window) return undefined
+  return { name: 'time', factor, detail: `in window ${label(window)} ×${factor}` }
+}

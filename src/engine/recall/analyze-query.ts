@@ -1,4 +1,5 @@
 import { splitQuery } from '../../core/query.ts'
+import { findTimeWindows, type TimeWindow } from '../../core/time/index.ts'
 import { tokenize } from '../../core/tokenize.ts'
 import type { KeywordIndex } from '../index/keyword-index.ts'
 
@@ -9,7 +10,10 @@ import type { KeywordIndex } from '../index/keyword-index.ts'
 export interface AnalyzedQuery {
   /** As the caller wrote it: looked up whole as an alias, shown to the `select` hook. */
   raw: string
-  /** Free text: the query with its phrases' quote marks removed (see `splitQuery`). */
+  /**
+   * Free text: the query with its phrases' quote marks removed (see `splitQuery`) and its time
+   * words (`windows`) left out.
+   */
   text: string
   /** Quoted phrases in `phraseKey` form; a hit must contain every one. */
   phrases: readonly string[]
@@ -21,30 +25,63 @@ export interface AnalyzedQuery {
   searchTerms: readonly string[]
   /** What the embedder is given: the free text, or the raw query when it is all quotes. */
   embedText: string
+  /** The windows the query's time words name ("last week"), in order; `[]` when none or not read. */
+  windows: readonly TimeWindow[]
+}
+
+/** Where a recall reads time words from: the engine's clock, and the calendar's zone. */
+export interface QueryClock {
+  now: number
+  /** Minutes east of UTC of the calendar the words mean. @default 0 */
+  offsetMinutes?: number
 }
 
 /**
  * Parses the query and analyses its free text with the keyword index's own settings (stemming,
  * stop words), so the terms recall pairs and explains are the terms BM25 matched. (`searchTerms`
  * cuts the text once more, inside `tokenizeQuery`, which joins neighbouring words of its own cut.)
+ * With a `clock`, time words ("in May 2023") are resolved to windows and taken out of the text
+ * the lists search: "May" is a date there, not a word a memory should hold.
  *
  * @example
  * analyzeQuery('"auth handler" tests', new KeywordIndex())
  * // => { raw: '"auth handler" tests', text: 'auth handler tests', phrases: ['auth handler'],
  * //      tokens: ['auth', 'handler', 'tests'], terms: ['auth', 'handler', 'test'],
  * //      searchTerms: ['auth', 'handler', 'test', 'authhandl', 'handlertest'],
- * //      embedText: 'auth handler tests' }
+ * //      embedText: 'auth handler tests', windows: [] }
  */
-export function analyzeQuery(query: string, keyword: KeywordIndex): AnalyzedQuery {
-  const { text, phrases } = splitQuery(query)
+export function analyzeQuery(
+  query: string,
+  keyword: KeywordIndex,
+  clock?: QueryClock,
+): AnalyzedQuery {
+  const split = splitQuery(query)
+  const windows = clock ? findTimeWindows(split.text, clock.now, offsetOf(clock)) : []
+  const text = windows.length > 0 ? withoutSpans(split.text, windows) : split.text
   const tokens = tokenize(text)
   return {
     raw: query,
     text,
-    phrases,
+    phrases: split.phrases,
     tokens,
     terms: keyword.termsOfTokens(tokens),
     searchTerms: keyword.queryTerms(text),
-    embedText: text || query,
+    embedText: text || split.text || query,
+    windows,
   }
+}
+
+function offsetOf(clock: QueryClock): { offsetMinutes?: number } {
+  return clock.offsetMinutes === undefined ? {} : { offsetMinutes: clock.offsetMinutes }
+}
+
+/** `text` with the windows' words cut out, spaces collapsed. */
+function withoutSpans(text: string, windows: readonly TimeWindow[]): string {
+  let out = ''
+  let from = 0
+  for (const { span } of windows) {
+    out += `${text.slice(from, span[0])} `
+    from = span[1]
+  }
+  return (out + text.slice(from)).replace(/\s{2,}/g, ' ').trim()
 }

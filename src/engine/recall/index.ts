@@ -1,3 +1,4 @@
+import { DEFAULT_TIME } from '../../core/defaults/time.ts'
 import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../../core/options.ts'
 import type {
   Degraded,
@@ -73,7 +74,7 @@ export async function runRecall(
   o: CheckedRecallOptions,
 ): Promise<RecallOutcome> {
   const { indexes, retrieval } = ctx
-  const q = analyzeQuery(query, indexes.keyword)
+  const q = analyzeQuery(query, indexes.keyword, o.time ? { now: ctx.now } : undefined)
   if (ctx.recent && ctx.indexesUnavailable?.()) {
     const rows = await ctx.recent(RECENCY_WINDOW)
     const failure = ctx.indexFailure?.()
@@ -94,6 +95,7 @@ export async function runRecall(
     o.boosts,
     ctx.now,
     ctx.lifecycle,
+    { windows: q.windows, factor: DEFAULT_TIME.factor },
   )
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)

@@ -1,3 +1,4 @@
+import { MAX_CONTEXT } from '../../core/defaults/time.ts'
 import type {
   BoostOptions,
   LimitOptions,
@@ -27,6 +28,7 @@ import {
   integerIn,
   numberIn,
   oneOf,
+  validateInstant,
   validateK,
   validateName,
   validateNames,
@@ -60,6 +62,13 @@ export interface CheckedRecallOptions {
   selectOptions: SelectOptions
   /** The relevance floor's bars, or null when `floor: false`. */
   floor: FloorPolicy | null
+  /** Hard filters on the memory's time, epoch ms: `since` inclusive, `until` exclusive. */
+  since?: number
+  until?: number
+  /** Read the query's time words as a soft boost. */
+  time: boolean
+  /** Neighbours each hit brings on each side, 0..10. */
+  context: number
 }
 
 const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
@@ -82,6 +91,10 @@ const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
   select: true,
   selectOptions: true,
   floor: true,
+  since: true,
+  until: true,
+  time: true,
+  context: true,
 }
 const RECALL_OPTION_NAMES = Object.keys(RECALL_OPTIONS)
 const RECALL_DEFAULT_NAMES = RECALL_OPTION_NAMES.filter((name) => name !== 'select')
@@ -188,7 +201,10 @@ function resolveRecallOptions(
     collapsePages: booleanOr(o.collapsePages, d.collapsePages, at('collapsePages')),
     selectOptions: checkSelectOptions(o.selectOptions, at('selectOptions')),
     floor: checkFloor(o.floor, at('floor')),
+    time: booleanOr(o.time, true, at('time')),
+    context: o.context === undefined ? 0 : integerIn(o.context, at('context'), 0, MAX_CONTEXT),
   }
+  checkTimeFilter(checked, o, at)
   if (o.select !== undefined)
     checked.select = expectFunction<SelectHook>(
       o.select,
@@ -202,6 +218,26 @@ function resolveRecallOptions(
     checked.tokenBudget = integerIn(o.tokenBudget, at('tokenBudget'), 1, 1_000_000)
   if (o.minTrust !== undefined) checked.minTrust = oneOf(o.minTrust, TRUST_LEVELS, at('minTrust'))
   return checked
+}
+
+/**
+ * `since` and `until`: instants (`validateInstant`), `since` before `until`: an empty window is
+ * a caller's slip, not a question with no answer.
+ */
+function checkTimeFilter(
+  checked: Pick<CheckedRecallOptions, 'since' | 'until'>,
+  o: RecallOptions,
+  at: (name: string) => string,
+): void {
+  if (o.since !== undefined) checked.since = validateInstant(o.since, at('since'))
+  if (o.until !== undefined) checked.until = validateInstant(o.until, at('until'))
+  if (
+    checked.since !== undefined &&
+    checked.until !== undefined &&
+    checked.since >= checked.until
+  ) {
+    throw badOption(at('until'), `an instant after since (${checked.since})`, checked.until)
+  }
 }
 
 function checkWeights(value: unknown, field: string): Record<ListName, number> {

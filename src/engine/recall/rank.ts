@@ -1,7 +1,8 @@
 import type { FusedCandidate } from '../../core/fusion.ts'
 import { type ConfidenceReading, confidenceAt } from '../../core/lifecycle.ts'
 import type { BoostOptions, LifecycleOptions } from '../../core/options.ts'
-import { boostFactor, computeBoosts } from '../../core/recall/boosts.ts'
+import { boostFactor, computeBoosts, timeBoost } from '../../core/recall/boosts.ts'
+import { formatWindow } from '../../core/time/index.ts'
 import type { Boost, Memory } from '../../core/types.ts'
 
 /** A fused candidate with its row, the boosts it earned and its final score. */
@@ -15,11 +16,21 @@ export interface Ranked {
   confidence?: ConfidenceReading
 }
 
+/** The time boost of a recall: the windows the query names and the factor a memory in one earns. */
+export interface TimeBoosting {
+  windows: readonly { start: number; end: number }[]
+  factor: number
+  /** The calendar the windows were read in, for their labels. @default 0 */
+  offsetMinutes?: number
+}
+
 /**
  * Applies the multiplicative boosts at time `now` (none when `boosts` is null) and sorts by the
  * boosted score. With `lifecycle`, the confidence boost follows the memory's current confidence
- * (decayed by disuse, reinforced by use; `confidenceAt`), else its confidence at write. Stable: equal scores keep fusion's order, which already breaks ties
- * deterministically. A candidate whose row is gone is dropped.
+ * (decayed by disuse, reinforced by use; `confidenceAt`), else its confidence at write. With
+ * `time`, a memory lying in one of its windows earns the time boost, whatever `boosts` says
+ * (`RecallOptions.time` switches it). Stable: equal scores keep fusion's order, which already
+ * breaks ties deterministically. A candidate whose row is gone is dropped.
  */
 export function rankCandidates(
   fused: readonly FusedCandidate[],
@@ -27,13 +38,19 @@ export function rankCandidates(
   boosts: BoostOptions | null,
   now: number,
   lifecycle?: LifecycleOptions,
+  time?: TimeBoosting,
 ): Ranked[] {
   const ranked: Ranked[] = []
+  const label = (w: { start: number; end: number }) =>
+    formatWindow(w, { offsetMinutes: time?.offsetMinutes ?? 0 })
   for (const candidate of fused) {
     const memory = catalogue.get(candidate.id)
     if (!memory) continue
     const reading = lifecycle ? confidenceAt(memory, now, lifecycle) : undefined
     const earned = boosts ? computeBoosts(memory, now, boosts, reading?.value) : []
+    const dated =
+      time && time.windows.length > 0 && timeBoost(memory, time.windows, time.factor, label)
+    if (dated) earned.push(dated)
     const one: Ranked = {
       candidate,
       memory,

@@ -1,5 +1,6 @@
 import { isExpired } from '../../core/lifecycle.ts'
 import type { LifecycleOptions } from '../../core/options.ts'
+import { overlapsTime } from '../../core/recall/boosts.ts'
 import type { IndexFailure, Memory, RecallHit } from '../../core/types.ts'
 import { trustRank } from '../../core/vocabulary.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
@@ -78,5 +79,6 @@ function accepts(
   if (o.tags && !o.tags.every((t) => m.tags.some((have) => have.toLowerCase() === t))) return false
   if (o.minTrust && trustRank(m.trust) > trustRank(o.minTrust)) return false
   if (!o.includeFlagged && m.flags.length > 0) return false
+  if (!overlapsTime(m, o.since, o.until)) return false
   return o.includeExpired || !isExpired(m, now, lifecycle)
 }

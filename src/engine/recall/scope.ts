@@ -1,4 +1,6 @@
 import { DEFAULT_LIFECYCLE, type LifecycleOptions } from '../../core/options.ts'
+import { overlapsTime } from '../../core/recall/boosts.ts'
+import type { Memory } from '../../core/types.ts'
 import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import { lifecycleFilter } from './lifecycle-filter.ts'
@@ -6,7 +8,10 @@ import type { CheckedRecallOptions } from './options.ts'
 
 /** Which memories a recall may return, as predicates every list applies before its cut. */
 export interface RecallScope {
-  /** The filter: namespace, types, tags, trust, flags, expiry (TTL and `expiresAt`). */
+  /**
+   * The filter: namespace, types, tags, trust, flags, expiry (TTL and `expiresAt`), and the
+   * memory's time within `since`/`until` when the recall gives them.
+   */
   accept: (id: string) => boolean
   /** `accept`, and every quoted phrase of the query in the memory's text. */
   strict: (id: string) => boolean
@@ -19,7 +24,10 @@ export interface RecallScope {
 export function recallScope(
   indexes: IndexSet,
   q: AnalyzedQuery,
-  o: Pick<CheckedRecallOptions, 'namespace' | 'includeFlagged' | 'types' | 'tags' | 'minTrust'> & {
+  o: Pick<
+    CheckedRecallOptions,
+    'namespace' | 'includeFlagged' | 'types' | 'tags' | 'minTrust' | 'since' | 'until'
+  > & {
     includeExpired?: boolean
   },
   now: number,
@@ -33,7 +41,26 @@ export function recallScope(
     ...(o.minTrust ? { minTrust: o.minTrust } : {}),
   })
   const live = lifecycleFilter(indexes.catalogue, o, now, lifecycle)
-  const accept = (id: string) => filter(id) && live(id)
+  const inTime = timeFilter(indexes.catalogue, o.since, o.until)
+  const accept = inTime
+    ? (id: string) => filter(id) && live(id) && inTime(id)
+    : (id: string) => filter(id) && live(id)
   if (q.phrases.length === 0) return { accept, strict: accept }
   return { accept, strict: (id) => accept(id) && indexes.hasPhrases(id, q.phrases) }
+}
+
+/**
+ * `since`/`until` as a predicate over ids: the memory's time (its interval, if it has one)
+ * overlaps `[since, until)`. Undefined when the recall gives neither.
+ */
+function timeFilter(
+  catalogue: ReadonlyMap<string, Memory>,
+  since: number | undefined,
+  until: number | undefined,
+): ((id: string) => boolean) | undefined {
+  if (since === undefined && until === undefined) return undefined
+  return (id) => {
+    const memory = catalogue.get(id)
+    return memory !== undefined && overlapsTime(memory, since, until)
+  }
 }

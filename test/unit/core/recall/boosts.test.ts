@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { DAY_MS, DEFAULT_BOOSTS } from '../../../../src/core/options'
-import { boostFactor, computeBoosts } from '../../../../src/core/recall/boosts'
+import {
+  boostFactor,
+  computeBoosts,
+  happenedSpan,
+  overlapsTime,
+  timeBoost,
+} from '../../../../src/core/recall/boosts'
+import { formatWindow } from '../../../../src/core/time/index.ts'
 
 const now = Date.UTC(2026, 0, 31)
 const plain = { confirmedAt: now - 365 * DAY_MS, confidence: 'medium' as const, recallCount: 0 }
@@ -70,5 +77,39 @@ describe('boostFactor', () => {
         { name: 'confidence', factor: 0.8 },
       ]),
     ).toBeCloseTo(0.96, 12)
+  })
+})
+
+describe('the time of a memory', () => {
+  const stored = { createdAt: 100 }
+  it('is its createdAt, its happenedAt, or its interval', () => {
+    expect(happenedSpan(stored)).toEqual([100, 100])
+    expect(happenedSpan({ ...stored, happenedAt: 10 })).toEqual([10, 10])
+    expect(happenedSpan({ ...stored, happenedAt: 10, happenedUntil: 20 })).toEqual([10, 20])
+    // An end without a start is not an interval (writes refuse it; an old row is read as stored).
+    expect(happenedSpan({ ...stored, happenedUntil: 20 })).toEqual([100, 100])
+  })
+
+  it('overlaps a window with the start inside and the end outside', () => {
+    const stay = { ...stored, happenedAt: 10, happenedUntil: 20 }
+    expect(overlapsTime(stay, 20, 30)).toBe(true)
+    expect(overlapsTime(stay, 21, 30)).toBe(false)
+    expect(overlapsTime(stay, 0, 10)).toBe(false)
+    expect(overlapsTime(stay, 0, 11)).toBe(true)
+    expect(overlapsTime(stay, undefined, undefined)).toBe(true)
+    expect(overlapsTime(stored, 101, undefined)).toBe(false)
+  })
+
+  it('earns the time boost in the first window it overlaps, named by its days', () => {
+    const may = { start: Date.UTC(2023, 4, 1), end: Date.UTC(2023, 5, 1) }
+    const june = { start: Date.UTC(2023, 5, 1), end: Date.UTC(2023, 6, 1) }
+    const memory = { createdAt: 0, happenedAt: Date.UTC(2023, 5, 3) }
+    expect(timeBoost(memory, [may, june], 1.3, formatWindow)).toEqual({
+      name: 'time',
+      factor: 1.3,
+      detail: 'in window 2023-06-01..2023-06-30 ×1.3',
+    })
+    expect(timeBoost(memory, [may], 1.3, formatWindow)).toBeUndefined()
+    expect(timeBoost(memory, [june], 1, formatWindow)).toBeUndefined()
   })
 })

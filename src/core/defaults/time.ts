@@ -1,0 +1,19 @@
+/**
+ * Defaults of the time features: the soft boost from a query's time words, the neighbours a hit
+ * may bring (`RecallOptions.context`) and the timeline's pages.
+ */
+
+/**
+ * The time boost (`RecallOptions.time`): the factor a memory whose time lies in a window the
+ * query names is scored by. 1.3 is a little above the recency and confidence boosts (1.2), so a
+ * dated match beats an undated one of equal words, and far short of what a keyword match adds:
+ * the words still decide between a right and a wrong memory. Measured by
+ * `scripts/eval/time-windows.ts`.
+ */
+export const DEFAULT_TIME = Object.freeze({ factor: 1.3 })
+
+/** Most neighbours on each side a hit may bring (`RecallOptions.context`, 0..10). */
+export const MAX_CONTEXT = 10
+
+/** The timeline's page size when none is given, and the most one page may hold. */
+export const DEFAULT_TIMELINE = Object.freeze({ limit: 50, maxLimit: 1000 })

@@ -1,0 +1,95 @@
+/**
+ * Issue 26 §3: time words in a query boost memories in the window they name, explained; hard
+ * `since`/`until` filters only when asked.
+ */
+import { describe, expect, it } from 'vitest'
+import { InvalidInputError } from '../../../../src/core/errors.ts'
+import { closingEngines, manualClock } from '../../../helpers/engine.ts'
+
+const engine = closingEngines()
+const DAY = 86_400_000
+const NOW = Date.UTC(2024, 2, 14, 12) // Thursday 14 March 2024
+
+/** Three dinners with Ana, the same words, in three months; and one undated note. */
+async function dinners() {
+  const clock = manualClock(NOW)
+  const e = await engine({ clock: clock.read })
+  const [april, may, june] = await e.rememberMany([
+    { text: 'Dinner with Ana at the Thai place', happenedAt: Date.UTC(2023, 3, 20) },
+    { text: 'Dinner with Ana at the harbour restaurant', happenedAt: Date.UTC(2023, 4, 14) },
+    { text: 'Dinner with Ana at the pizza bar', happenedAt: Date.UTC(2023, 5, 2) },
+  ])
+  const stay = await e.remember('Ana stayed at our flat', {
+    happenedAt: Date.UTC(2023, 3, 28),
+    happenedUntil: Date.UTC(2023, 4, 3),
+  })
+  return { e, clock, april: april!.id, may: may!.id, june: june!.id, stay: stay.id }
+}
+
+const recall = (e: Awaited<ReturnType<typeof dinners>>['e'], q: string, o = {}) =>
+  e.recall(q, { mode: 'keyword', log: false, k: 10, ...o })
+
+describe('time in recall', () => {
+  it('boosts the memory that happened in the month the query names, and says so', async () => {
+    const { e, may, stay } = await dinners()
+    const { hits } = await recall(e, 'dinner with Ana in May 2023')
+    expect(hits[0]!.id).toBe(may)
+    const boost = hits[0]!.boosts.find((b) => b.name === 'time')
+    expect(boost).toEqual({
+      name: 'time',
+      factor: 1.3,
+      detail: 'in window 2023-05-01..2023-05-31 ×1.3',
+    })
+    expect(hits[0]!.explanation).toContain('time in window 2023-05-01..2023-05-31 x1.3')
+    // Nothing is dropped: the other dinners still come, unboosted (the stay overlaps May).
+    expect(hits.map((h) => h.id)).toHaveLength(4)
+    const dated = hits.filter((h) => h.boosts.some((b) => b.name === 'time')).map((h) => h.id)
+    expect(dated.sort()).toEqual([may, stay].sort())
+  })
+
+  it('matches an interval that overlaps the window', async () => {
+    const { e, stay } = await dinners()
+    const { hits } = await recall(e, 'Ana in May 2023')
+    expect(hits.find((h) => h.id === stay)!.boosts.map((b) => b.name)).toContain('time')
+  })
+
+  it('leaves the time words out of the keyword terms', async () => {
+    const { e } = await dinners()
+    const note = await e.remember('May is a fine name for a cat')
+    const { hits } = await recall(e, 'May 2023 dinner')
+    expect(hits.map((h) => h.id)).not.toContain(note.id)
+    // With time words off, "May" is a word again.
+    const words = await recall(e, 'May 2023 dinner', { time: false })
+    expect(words.hits.map((h) => h.id)).toContain(note.id)
+    expect(words.hits.every((h) => h.boosts.every((b) => b.name !== 'time'))).toBe(true)
+  })
+
+  it('reads relative words against the engine clock and a memory without happenedAt by createdAt', async () => {
+    const { e, clock } = await dinners()
+    clock.now = NOW - 8 * DAY // Wednesday of the week before
+    const old = await e.remember('Dinner with Ana, sushi')
+    clock.now = NOW
+    const { hits } = await recall(e, 'dinner with Ana last week')
+    expect(hits[0]!.id).toBe(old.id)
+    expect(hits[0]!.boosts.find((b) => b.name === 'time')!.detail).toBe(
+      'in window 2024-03-04..2024-03-10 ×1.3',
+    )
+  })
+
+  it('filters hard by since and until, as ms or ISO strings, only when asked', async () => {
+    const { e, may, june, stay } = await dinners()
+    const ids = async (o: object) => (await recall(e, 'Ana', o)).hits.map((h) => h.id).sort()
+    expect(await ids({ since: '2023-05-01', until: '2023-06-01' })).toEqual([may, stay].sort())
+    expect(await ids({ since: Date.UTC(2023, 5, 1) })).toEqual([june])
+    expect(await ids({ until: '2023-04-20T00:00:01Z' })).toHaveLength(1)
+    expect(await ids({})).toHaveLength(4)
+  })
+
+  it('refuses a bad since or until, or since not before until', async () => {
+    const { e } = await dinners()
+    for (const o of [{ since: 'last May' }, { until: Number.NaN }, { since: 5, until: 5 }]) {
+      await expect(recall(e, 'Ana', o)).rejects.toBeInstanceOf(InvalidInputError)
+    }
+    await expect(recall(e, 'Ana', { time: 'yes' })).rejects.toMatchObject({ field: 'time' })
+  })
+})
