@@ -15,7 +15,15 @@ export type MemoryEvent =
       reason: ModelFailureReason
       file?: string
     }
+  /** Memories embedded by this backfill run, of those it has to embed (pages' chunks included). */
   | { type: 'backfill'; done: number; total: number }
+  /**
+   * A page's chunks with a vector (`done`) of all its chunks (`total`), sent as the backfill
+   * starts on the page and after each batch of it: "412 of 1,328 chunks embedded". The last
+   * one for a page has `done === total`. A page written with `wait: 'stored'` (the default)
+   * gets them as its vectors fill in, after a reload too.
+   */
+  | { type: 'page-embedding'; pageId: string; done: number; total: number }
   | { type: 'reembed'; done: number; total: number; model: string }
   | { type: 'import'; done: number; total: number }
   | { type: 'change'; seq: number }

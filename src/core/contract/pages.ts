@@ -36,6 +36,22 @@ export interface RememberPageInput {
   trust?: TrustLevel
   /** What to do when a chunk looks like an injected instruction. @default 'reject' */
   poison?: PoisonPolicy
+  /**
+   * When the call returns. `'stored'`: once the chunks are stored and found by their words;
+   * their vectors are made in the background by the backfill (resumed after a reload), each
+   * batch announced by a `page-embedding` event, and until then hybrid recall finds the page
+   * by keywords alone. `'vectors'`: the chunks are embedded first, as one write, so semantic
+   * recall finds the page as soon as the call returns (the write lock is held meanwhile: a
+   * large page on a slow model keeps other writes waiting for minutes). Either way a chunk the
+   * model cannot embed now (not loaded yet, failed) is stored without a vector and counted in
+   * `pending`.
+   *
+   * @default 'stored'
+   * @example
+   * await memory.pages.remember({ title: 'Agent guide', text, wait: 'vectors' })
+   * // => { pageId: '01J…', chunks: 12, status: 'created', embedded: 12, pending: 0 }
+   */
+  wait?: 'stored' | 'vectors'
 }
 
 /** The answer to {@link PagesApi.remember}. */
@@ -48,8 +64,17 @@ export interface PageResult {
    * `updated` (re-chunked: changed chunks re-embedded, the rest kept with their vectors).
    */
   status: 'created' | 'unchanged' | 'updated'
-  /** Chunks embedded by this call (0 when unchanged, or when no model is ready yet). */
+  /**
+   * Chunks embedded by this call: 0 unless `wait: 'vectors'` (and a model was ready), or when
+   * unchanged.
+   */
   embedded: number
+  /**
+   * Chunks of the page that had no vector from the current model when the call returned: the
+   * backfill embeds them, and `page-embedding` events count them down. 0 once every chunk has
+   * one.
+   */
+  pending: number
 }
 
 /** A stored page, reassembled by {@link PagesApi.get}. */

@@ -2,13 +2,15 @@ import { BACKFILL_BATCH, BACKFILL_RETRY_MS } from '../../core/options.ts'
 import type { Embedder } from '../../core/types.ts'
 import { classifyModelFailure } from '../../embedder/model-failure.ts'
 import type { EngineContext } from '../engine-context.ts'
-import { runWrite } from '../write/index.ts'
 
 /**
- * Embeds memories that lack a vector from the current model (written while the model
- * loaded, or under another model), a batch at a time, each one write (`runWrite`), running the
- * near-dedup check each would have had at write time. One run at a time; a failed batch is
- * retried later with a backoff.
+ * Embeds memories that lack a vector from the current model (written while the model loaded,
+ * under another model, or a page's chunks, stored before their vectors), a batch at a time,
+ * each embedded outside the write lock and stored by one write (`backfillBatch`), running the
+ * near-dedup check each would have had at write time. It works from the indexes (catalogue
+ * rows the vector index lacks), so a run cut short by a reload resumes where it stopped. One
+ * run at a time; a failed batch is retried later with a backoff. Announces `backfill` after
+ * each batch and `page-embedding` for each page it starts on or advances.
  */
 export class BackfillScheduler {
   readonly #ctx: EngineContext
@@ -38,14 +40,19 @@ export class BackfillScheduler {
 
   async #run(): Promise<void> {
     const ctx = this.#ctx
-    const { backfillAttempt } = await import('./backfill.ts')
-    const batchOf = async (ids: string[]) => runWrite(ctx, backfillAttempt(ctx, ids, ctx.embedder!))
+    const { backfillBatch } = await import('./backfill.ts')
+    const announced = new Set<string>()
     let done = 0
     for (;;) {
       if (ctx.connection.isWindingDown) return
       const batch = pendingIds(ctx, BACKFILL_BATCH)
       if (batch.length === 0) break
-      const progressed = await batchOf(batch).catch(() => null)
+      const pages = pagesOf(ctx, batch)
+      for (const pageId of pages) {
+        if (!announced.has(pageId)) announcePage(ctx, pageId)
+        announced.add(pageId)
+      }
+      const progressed = await backfillBatch(ctx, batch, ctx.embedder!).catch(() => null)
       // A batch whose every text changed while it was embedded made no progress: later, not now.
       if (!progressed || progressed.done === 0) {
         this.#retry()
@@ -54,6 +61,7 @@ export class BackfillScheduler {
       this.#delay = 0
       done += progressed.done
       ctx.emit({ type: 'backfill', done, total: done + countPending(ctx) })
+      for (const pageId of pages) announcePage(ctx, pageId)
     }
     if (ctx.upkeep.reembedding) await ctx.upkeep.countStaleVectors()
   }
@@ -116,6 +124,25 @@ function pendingIds(ctx: EngineContext, limit: number): string[] {
     if (!vectors?.has(id)) ids.push(id)
   }
   return ids
+}
+
+/** The page ids among `ids`' rows, in first-seen order. */
+function pagesOf(ctx: EngineContext, ids: readonly string[]): Set<string> {
+  const pages = new Set<string>()
+  for (const id of ids) {
+    const pageId = ctx.indexes.catalogue.get(id)?.pageId
+    if (pageId !== undefined) pages.add(pageId)
+  }
+  return pages
+}
+
+/** A page's chunks with a vector of all its chunks; nothing for a page that is gone. */
+function announcePage(ctx: EngineContext, pageId: string): void {
+  const rows = ctx.indexes.pageRows(pageId)
+  if (!rows) return
+  const { vectors } = ctx.indexes
+  const done = vectors ? rows.filter((r) => vectors.has(r.id)).length : 0
+  ctx.emit({ type: 'page-embedding', pageId, done, total: rows.length })
 }
 
 function countPending(ctx: EngineContext): number {

@@ -5,7 +5,7 @@ import type { ChangeRow, EngramDatabase } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { chunkEmbeddingText } from '../pages/page-rows.ts'
 import { dropEdges } from '../relations.ts'
-import { answered, type WriteAttempt, type Written } from '../write/index.ts'
+import { runWrite, type WriteAttempt, type Written } from '../write/index.ts'
 import type { IndexSet } from './index-set.ts'
 
 /** A memory of the batch and its new vector. */
@@ -36,26 +36,36 @@ export interface BackfillOutcome {
 }
 
 /**
- * One batch of memories that have no vector from the current model, as a write attempt
- * (`runWrite`): `prepare` embeds them under the lock and plans; `commit` stores the vectors. A
- * memory that turns out to be a near duplicate of an older one (the check it missed at write
- * time) is merged: the older memory is confirmed and the newer one removed. A memory whose text
- * changed in another tab while it was being embedded is left for a later batch, so a vector
- * never describes a text the row no longer holds.
+ * One batch of memories that have no vector from the current model: embedded first, outside
+ * the write lock (a batch of page chunks on a WASM model takes seconds, and other writes go on
+ * meanwhile), then one write (`runWrite`) that plans against the indexes as they are by then and
+ * stores the vectors. A memory that turns out to be a near duplicate of an older one (the check
+ * it missed at write time) is merged: the older memory is confirmed and the newer one removed.
+ * A memory whose text changed (here or in another tab) while it was being embedded is left for
+ * a later batch, so a vector never describes a text the row no longer holds.
  */
-export function backfillAttempt(
+export async function backfillBatch(
   ctx: EngineContext,
   ids: readonly string[],
   embedder: Embedder,
+): Promise<BackfillOutcome> {
+  const memories = ids.map((id) => ctx.indexes.catalogue.get(id)).filter((m) => m !== undefined)
+  if (memories.length === 0) return { done: 0 }
+  const vectors = await embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
+  return runWrite(ctx, backfillAttempt(ctx, memories, vectors, embedder.model))
+}
+
+/** The write half of {@link backfillBatch}: plan under the lock, commit in one transaction. */
+function backfillAttempt(
+  ctx: EngineContext,
+  memories: Memory[],
+  vectors: Float32Array[],
+  model: string,
 ): WriteAttempt<PlannedBatch, BackfillOutcome> {
   return {
     prepare: async () => {
-      const { indexes } = ctx
-      const memories = ids.map((id) => indexes.catalogue.get(id)).filter((m) => m !== undefined)
-      if (memories.length === 0) return answered({ done: 0 })
-      const vectors = await embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
-      const plan = planBackfill(memories, vectors, indexes, ctx.retrieval.nearDuplicate)
-      return { ...plan, model: embedder.model, now: ctx.clock() }
+      const plan = planBackfill(memories, vectors, ctx.indexes, ctx.retrieval.nearDuplicate)
+      return { ...plan, model, now: ctx.clock() }
     },
     commit: (plan) => commitBackfill(plan, ctx.db),
   }
@@ -74,14 +84,15 @@ function planBackfill(
   const plan: BackfillPlan = { keep: [], merges: [] }
   memories.forEach((memory, i) => {
     const vector = vectors[i]!
+    // A chunk is never merged: no neighbour search for it (a large page is thousands of them).
+    if (isChunk(memory)) {
+      plan.keep.push({ memory, vector })
+      return
+    }
     const groups = [indexes.groupOf(memory.namespace, memory.type)]
     const [top] = indexes.vectors?.search(vector, 1, { groups }) ?? []
     const target = top && indexes.catalogue.get(top.id)
-    const mergeable =
-      target !== undefined &&
-      !isChunk(memory) &&
-      !isChunk(target) &&
-      mayMerge(memory.text, target.text)
+    const mergeable = target !== undefined && !isChunk(target) && mayMerge(memory.text, target.text)
     if (top && top.score >= threshold && top.id < memory.id && mergeable) {
       plan.merges.push({ memory, vector, into: top.id })
     } else plan.keep.push({ memory, vector })

@@ -26,6 +26,8 @@ export interface CheckedPage {
   pageId?: string
   trust: TrustLevel
   poison: PoisonPolicy
+  /** When the write returns: {@link RememberPageInput.wait}. */
+  wait: 'stored' | 'vectors'
 }
 
 const INPUT_NAMES = optionNames<RememberPageInput>()([
@@ -38,7 +40,10 @@ const INPUT_NAMES = optionNames<RememberPageInput>()([
   'pageId',
   'trust',
   'poison',
+  'wait',
 ])
+
+const WAITS = ['stored', 'vectors'] as const
 
 /** HTML is mostly markup: it may be this many times the page limit before conversion. */
 const HTML_OVERHEAD = 4
@@ -74,6 +79,7 @@ export function checkPageInput(
     namespace: validateName(o.namespace ?? DEFAULT_NAMESPACE, 'namespace'),
     trust: oneOf(o.trust ?? defaultTrust(source), TRUST_LEVELS, 'trust'),
     poison: oneOf(o.poison ?? 'reject', POISON_POLICIES, 'poison'),
+    wait: oneOf(o.wait ?? 'stored', WAITS, 'wait'),
   }
   if (o.pageId !== undefined) checked.pageId = validateId(o.pageId, 'pageId')
   return checked

@@ -21,9 +21,10 @@ export interface PageWriteDeps {
 /**
  * `pages.remember` as a pipeline: the input checked whole (nothing is written for a bad one) →
  * under the write lock, the stored page it names found (`findPage`) → the chunks planned against
- * it (`planPage`) → the chunks that need one embedded, outside any transaction → one transaction
- * → the indexes. When another writer changed the page between the plan and the commit, catch up
- * and plan again (`runWrite`).
+ * it (`planPage`) → with `wait: 'vectors'` only, the chunks that need one embedded, outside any
+ * transaction → one transaction → the indexes (keyword search finds the page from here) → the
+ * backfill, started for the chunks without a vector. When another writer changed the page
+ * between the plan and the commit, catch up and plan again (`runWrite`).
  */
 export async function rememberPage(
   ctx: EngineContext,
@@ -32,7 +33,7 @@ export async function rememberPage(
 ): Promise<PageResult> {
   ctx.assertOpen()
   const checked = checkPageInput(input, ctx.limits)
-  return runWrite<PreparedPage, PageResult>(ctx, {
+  const written = await runWrite<PreparedPage, Omit<PageResult, 'pending'>>(ctx, {
     prepare: async () => {
       const match = findPage(ctx.indexes, checked)
       if (match.kind === 'same') {
@@ -49,7 +50,10 @@ export async function rememberPage(
         now,
         lifecycle: ctx.lifecycle,
       })
-      const ready = ctx.readyDims() > 0 && ctx.indexes.vectors !== null
+      // Embedding is the cost of a page (a 1 MB page is minutes on WASM): by default the
+      // chunks go in without vectors and the backfill makes them, a batch per write turn.
+      const ready =
+        checked.wait === 'vectors' && ctx.readyDims() > 0 && ctx.indexes.vectors !== null
       return { plan, vectors: await embedChunks(plan.rows, ctx.embedder, ready), now }
     },
     commit: async ({ plan, vectors, now }) => {
@@ -65,4 +69,12 @@ export async function rememberPage(
     },
     changing: ({ plan }) => `page ${plan.pageId}`,
   })
+  return { ...written, pending: pendingChunks(ctx, written.pageId) }
+}
+
+/** The page's chunks the vector index holds no vector for (all of them without a model). */
+export function pendingChunks(ctx: Pick<EngineContext, 'indexes'>, pageId: string): number {
+  const { vectors } = ctx.indexes
+  const rows = ctx.indexes.pageRows(pageId) ?? []
+  return vectors ? rows.filter((r) => !vectors.has(r.id)).length : rows.length
 }
