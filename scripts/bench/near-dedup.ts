@@ -1,8 +1,9 @@
 /**
  * `tsx scripts/bench/near-dedup.ts`: near-duplicate detection through the vector index's SimHash
- * buckets (`searchNear`) against the scan it replaces (issue 25 §1), over one import-shaped
- * pass: each vector is checked against the rows before it, then added, as `nearDedup` does with
- * a `rememberMany` batch.
+ * buckets (`searchNear` at the threshold) and through its binary pass (`searchNear` at the
+ * `related` floor, which the engine runs while `related` is on) against the scan they replace
+ * (issue 25 §1), over one import-shaped pass: each vector is checked against the rows before
+ * it, then added, as `nearDedup` does with a `rememberMany` batch.
  *
  *   tsx scripts/bench/near-dedup.ts [--source real|clustered] [--n 30000] [--threshold 0.97]
  *     [--floor 0.8] [--recall true] [--related-every 10]
@@ -12,15 +13,16 @@
  *   of `vector.ts`, with every tenth vector a near copy of an earlier one.
  * - With `--recall`, each item is also checked by the scan on the same rows (the engine's search
  *   before this change: the int8 scan re-scoring `NEAR_DUPLICATE_RESCORE` candidates), and the
- *   report counts the duplicates the scan found that the buckets found too; every
- *   `--related-every`-th item also compares `related` hits (cosine in [floor, threshold)).
+ *   report counts the duplicates the scan found that the buckets (and the binary pass) found
+ *   too; every `--related-every`-th item also compares `related` hits (cosine in
+ *   [floor, threshold)) of the binary pass with the scan's.
  * - Without it, only the bucket pass runs and is timed (the scan pass is quadratic).
  */
-import { existsSync, readFileSync } from 'node:fs'
 import { NEAR_DUPLICATE_RESCORE } from '../../src/core/options.ts'
 import { VectorIndex } from '../../src/core/vector/index.ts'
 import { NgramEmbedder } from '../../src/embedder/ngram-embedder.ts'
 import { normal, uniform } from '../models/rng.ts'
+import { realTexts } from './vector-sets.ts'
 
 const DIMS = 384
 const SEED = 0x5eed
@@ -35,34 +37,6 @@ const threshold = Number(args.get('threshold') ?? 0.97)
 const floor = Number(args.get('floor') ?? 0.8)
 const withRecall = (args.get('recall') ?? 'true') === 'true'
 const relatedEvery = Number(args.get('related-every') ?? 10)
-
-function realTexts(limit: number): string[] {
-  const texts = new Set<string>()
-  const msc = '../shared/eval/msc/msc_personas_all.json'
-  if (existsSync(msc)) {
-    const raw = JSON.parse(readFileSync(msc, 'utf8')) as Record<string, Record<string, unknown>[]>
-    for (const split of Object.values(raw)) {
-      for (const persona of split) {
-        for (const facts of Object.values(persona)) {
-          if (Array.isArray(facts)) for (const f of facts) if (typeof f === 'string') texts.add(f)
-        }
-      }
-    }
-  }
-  const locomo = '../shared/eval/locomo/locomo-dev.json'
-  if (existsSync(locomo)) {
-    const raw = JSON.parse(readFileSync(locomo, 'utf8')) as {
-      conversation: Record<string, unknown>
-    }[]
-    for (const sample of raw) {
-      for (const turns of Object.values(sample.conversation)) {
-        if (!Array.isArray(turns)) continue
-        for (const t of turns as { text?: string }[]) if (t.text) texts.add(t.text)
-      }
-    }
-  }
-  return [...texts].slice(0, limit)
-}
 
 function normalise(v: Float32Array): Float32Array {
   let norm = 0
@@ -118,6 +92,9 @@ let dupsBoth = 0
 let dupsBands = 0
 let relatedScan = 0
 let relatedBoth = 0
+let dupsBinary = 0
+let dupsBinaryBoth = 0
+let binaryMs = 0
 let bandMs = 0
 let scanMs = 0
 t = performance.now()
@@ -127,6 +104,11 @@ for (let i = 0; i < vectors.length; i++) {
   const [hit] = index.searchNear(v, 1, near)
   bandMs += performance.now() - a
   if (hit) dupsBands++
+  a = performance.now()
+  const low = index.searchNear(v, 3, { ...near, minScore: floor })
+  binaryMs += performance.now() - a
+  const lowDup = low[0] !== undefined && low[0].score >= threshold
+  if (lowDup) dupsBinary++
   if (withRecall && index.size > 0) {
     a = performance.now()
     const [top] = index.search(v, 1, { rescore: NEAR_DUPLICATE_RESCORE })
@@ -134,16 +116,12 @@ for (let i = 0; i < vectors.length; i++) {
     if (top && top.score >= threshold) {
       dupsScan++
       if (hit) dupsBoth++
+      if (lowDup) dupsBinaryBoth++
     }
     if (i % relatedEvery === 0) {
       const inRange = (h: { score: number }) => h.score >= floor && h.score < threshold
       const scan = index.search(v, 3, { rescore: NEAR_DUPLICATE_RESCORE }).filter(inRange)
-      const got = new Set(
-        index
-          .searchNear(v, 3, { ...near, minScore: floor })
-          .filter(inRange)
-          .map((h) => h.id),
-      )
+      const got = new Set(low.filter(inRange).map((h) => h.id))
       relatedScan += scan.length
       relatedBoth += scan.filter((h) => got.has(h.id)).length
     }
@@ -152,12 +130,15 @@ for (let i = 0; i < vectors.length; i++) {
 }
 const total = (performance.now() - t) / 1000
 console.log(
+  `floor ${floor}: binary pass found ${dupsBinary} duplicates; searches ${(binaryMs / 1000).toFixed(1)} s (${((1000 * binaryMs) / vectors.length).toFixed(0)} µs each)`,
+)
+console.log(
   `threshold ${threshold}: buckets found ${dupsBands} duplicates; bucket searches ${(bandMs / 1000).toFixed(1)} s` +
     ` (${((1000 * bandMs) / vectors.length).toFixed(0)} µs each), pass ${total.toFixed(1)} s, index ${index.size} rows, ${(index.memoryBytes() / 2 ** 20).toFixed(1)} MiB`,
 )
 if (withRecall) {
   console.log(
-    `dedup recall vs scan: ${dupsBoth} / ${dupsScan} = ${(dupsBoth / Math.max(1, dupsScan)).toFixed(4)}; scan searches ${(scanMs / 1000).toFixed(1)} s`,
+    `dedup recall vs scan: buckets ${dupsBoth} / ${dupsScan} = ${(dupsBoth / Math.max(1, dupsScan)).toFixed(4)}, binary pass ${dupsBinaryBoth} / ${dupsScan} = ${(dupsBinaryBoth / Math.max(1, dupsScan)).toFixed(4)}; scan searches ${(scanMs / 1000).toFixed(1)} s`,
   )
   console.log(
     `related recall (floor ${floor}, every ${relatedEvery}th item): ${relatedBoth} / ${relatedScan} = ${(relatedBoth / Math.max(1, relatedScan)).toFixed(4)}`,

@@ -1,4 +1,5 @@
-import { hamming, type SimHasher } from './simhash.ts'
+import type { SignCodes } from './sign-codes.ts'
+import { hamming } from './simhash.ts'
 
 /** Bits of the code one band keys on: 65,536 buckets a band. */
 export const BAND_BITS = 16
@@ -12,7 +13,7 @@ const NONE = -1
 /**
  * Locality-sensitive buckets over the rows' SimHash codes: each of `bands` disjoint 16-bit
  * slices of a code keys a bucket, and a row sits in one bucket per band. Two rows at angle θ
- * (once centred, see {@link BandIndex.centre}) share a given band with probability
+ * (once centred, see {@link SignCodes.centre}) share a given band with probability
  * (1 − θ/π)^16, so some band with probability
  * 1 − (1 − (1 − θ/π)^16)^bands: at 24 bands 99.2 % for a cosine of 0.95, 99.95 % at 0.97, but
  * 0.6 % for unrelated rows at 0.3. Candidates from the buckets are then filtered by the whole
@@ -25,8 +26,8 @@ const NONE = -1
 export class BandIndex {
   readonly words: number
   readonly bands: number
-  readonly #hasher: SimHasher
-  #codes = new Uint32Array(0)
+  /** The rows' codes, which the caller keeps in step (`set` before `add`, `move` with `move`). */
+  readonly signs: SignCodes
   #heads: Int32Array
   #next = new Int32Array(0)
   #prev = new Int32Array(0)
@@ -34,40 +35,25 @@ export class BandIndex {
   #stamp = 0
   #capacity = 0
 
-  /**
-   * Subtracted from every vector before hashing: the rows' mean when the buckets were built.
-   * Sentence embeddings share a common direction, which would put the same bits in most codes
-   * and crowd a few buckets (181 candidates a query at 20k clustered rows; 27 centred).
-   */
-  readonly centre: Float32Array
-
-  constructor(hasher: SimHasher, centre: Float32Array) {
-    this.#hasher = hasher
-    this.centre = centre
-    this.words = hasher.words
-    this.bands = Math.min(MAX_BANDS, Math.floor((hasher.words * 32) / BAND_BITS))
+  constructor(signs: SignCodes) {
+    this.signs = signs
+    this.words = signs.words
+    this.bands = Math.min(MAX_BANDS, Math.floor((signs.words * 32) / BAND_BITS))
     this.#heads = new Int32Array(this.bands * BUCKETS).fill(NONE)
-  }
-
-  /** Code words of every row, `words` a row, row-major (the live array). */
-  get codes(): Uint32Array {
-    return this.#codes
   }
 
   reserve(capacity: number): void {
     if (capacity <= this.#capacity) return
     const next = Math.max(capacity, this.#capacity + Math.max(64, this.#capacity >>> 3))
-    this.#codes = grow(this.#codes, next * this.words)
     this.#next = grow(this.#next, next * this.bands)
     this.#prev = grow(this.#prev, next * this.bands)
     this.#stamps = grow(this.#stamps, next)
     this.#capacity = next
   }
 
-  /** Hashes `values[base .. base + dims)` × `scale` as `row`'s code and files the row. */
-  add(row: number, values: ArrayLike<number>, base: number, scale: number): void {
+  /** Files `row`, whose code {@link SignCodes.set} has written, in its buckets. */
+  add(row: number): void {
     this.reserve(row + 1)
-    this.#hasher.hash(values, base, this.#codes, row * this.words, scale, this.centre)
     for (let band = 0; band < this.bands; band++) this.#link(row, band)
   }
 
@@ -76,9 +62,11 @@ export class BandIndex {
     for (let band = 0; band < this.bands; band++) this.#unlink(row * this.bands + band)
   }
 
-  /** Moves row `from`, already in its buckets, to the free row `to` (a store's hole filling). */
+  /**
+   * Moves row `from`, already in its buckets, to the free row `to` (a store's hole filling),
+   * once its code has moved there.
+   */
   move(from: number, to: number): void {
-    this.#codes.copyWithin(to * this.words, from * this.words, (from + 1) * this.words)
     for (let band = 0; band < this.bands; band++) {
       this.#unlink(from * this.bands + band)
       this.#link(to, band)
@@ -93,7 +81,8 @@ export class BandIndex {
     const stamp = this.#nextStamp()
     const stamps = this.#stamps
     const { bands, words } = this
-    const codes = this.#codes
+    const codes = this.signs.codes
+    const stride = this.signs.stride
     const out: number[] = []
     for (let band = 0; band < bands; band++) {
       let node = this.#heads[band * BUCKETS + keyOf(query, 0, band)] as number
@@ -101,7 +90,7 @@ export class BandIndex {
         const row = (node / bands) | 0
         if (stamps[row] !== stamp) {
           stamps[row] = stamp
-          if (hamming(codes, row * words, query, 0, words) <= maxDistance) out.push(row)
+          if (hamming(codes, row * stride, query, 0, words) <= maxDistance) out.push(row)
         }
         node = this.#next[node] as number
       }
@@ -109,9 +98,9 @@ export class BandIndex {
     return out
   }
 
+  /** Bytes of the buckets (the codes are counted by their owner). */
   bytes(): number {
     return (
-      this.#codes.byteLength +
       this.#heads.byteLength +
       this.#next.byteLength +
       this.#prev.byteLength +
@@ -130,7 +119,7 @@ export class BandIndex {
 
   #link(row: number, band: number): void {
     const node = row * this.bands + band
-    const head = band * BUCKETS + keyOf(this.#codes, row * this.words, band)
+    const head = band * BUCKETS + keyOf(this.signs.codes, row * this.signs.stride, band)
     const first = this.#heads[head] as number
     this.#next[node] = first
     // A node at a bucket's head keeps −1 − head as its `prev`, so unlinking finds the head.

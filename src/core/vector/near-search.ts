@@ -1,17 +1,19 @@
 import type { BandIndex } from './band-index.ts'
+import { nearBinary } from './binary-pass.ts'
 import type { VectorHit } from './options.ts'
 import type { Refiner } from './refiner.ts'
 import type { RowStore } from './row-store.ts'
 import { scoreRows, searchRows } from './search.ts'
-import { hammingBound, SimHasher } from './simhash.ts'
+import type { SignCodes } from './sign-codes.ts'
+import { hammingBound } from './simhash.ts'
 
 /** Options of {@link VectorIndex.searchNear}. */
 export interface NearOptions {
   /**
-   * Least cosine a hit may have. Near duplicates are found as a scan finds them (0.97: 821 of
-   * 821 on MSC + LoCoMo texts, 2,333 of 2,334 on clustered vectors; 0.95: 872 of 872); lower
-   * cosines are missed more often (0.8..0.97: 58 % found), so `related` keeps the scan
-   * (docs/benchmarks.md). -1..1.
+   * Least cosine a hit may have. From `BAND_FLOOR` (0.9) up, rows come from the SimHash
+   * buckets, which find near duplicates as a scan finds them (0.97: 821 of 821 on MSC + LoCoMo
+   * texts, 2,333 of 2,334 on clustered vectors; 0.95: 872 of 872); below it, from the binary
+   * pass over every row's sign code (`related`'s 0.8; see `pool`). -1..1.
    */
   minScore: number
   /** Only rows added with one of these groups. */
@@ -25,6 +27,11 @@ export interface NearOptions {
   scanBelow?: number
   /** Candidates re-scored on the scan path, as `VectorFilter.rescore`. @default the index's */
   rescore?: number
+  /**
+   * Below `BAND_FLOOR`: rows nearest by Hamming distance that are re-scored. Integer >= 1.
+   * @default 256 (`NEAR_POOL`)
+   */
+  pool?: number
 }
 
 export const NEAR_SCAN_BELOW = 4096
@@ -35,33 +42,54 @@ export interface NearFilter {
   mask: Uint32Array | undefined
   depth: number
   rescore?: number | undefined
+  pool?: number | undefined
 }
 
-const hashers = new Map<number, { hasher: SimHasher; code: Uint32Array }>()
+/**
+ * Least `minScore` served by the SimHash buckets: below it a row shares a band with the query too
+ * rarely (58 % of `related` hits at 0.8 on MSC + LoCoMo), so the binary pass runs instead.
+ */
+export const BAND_FLOOR = 0.9
 
 /**
- * The best `k` rows at `filter.minScore` or more: the scan's top `k` when `bands` is null, else
- * the rows sharing a band with the query whose codes lie within the Hamming distance a row at
- * `minScore` shows (but for about 1 in 10^5), re-scored precisely.
+ * Rows the binary pass of a low-`minScore` `searchNear` refines: the nearest by Hamming distance.
+ * `related` wants three hits above 0.8; on MSC + LoCoMo n-gram vectors the exact scan's hits lie
+ * within the nearest few dozen codes (scripts/bench/near-dedup.ts).
+ */
+export const NEAR_POOL = 256
+
+/**
+ * The best `k` rows at `filter.minScore` or more: the scan's top `k` when `signs` is null; else
+ * from `BAND_FLOOR` up the rows sharing a band with the query whose codes lie within the Hamming
+ * distance a row at `minScore` shows (but for about 1 in 10^5), re-scored precisely; below it
+ * the `NEAR_POOL` rows nearest by Hamming distance within that bound, re-scored.
  */
 export function searchNearRows(
   store: RowStore,
   refiner: Refiner,
-  bands: BandIndex | null,
+  signs: SignCodes | null,
+  bands: () => BandIndex,
   query: Float32Array,
   k: number,
   filter: NearFilter,
 ): VectorHit[] {
-  if (!bands) {
+  if (!signs) {
     const hits = searchRows(store, refiner, query, k, filter)
     return hits.filter((h) => h.score >= filter.minScore)
   }
-  const { hasher, code } = hasherFor(query.length)
-  hasher.hash(query, 0, code, 0, 1, bands.centre)
-  const rows = bands.candidates(
-    code,
-    hammingBound(centredFloor(query, bands.centre, filter.minScore), bands.words * 32),
+  const maxDistance = hammingBound(
+    centredFloor(query, signs.centre, filter.minScore),
+    signs.words * 32,
   )
+  if (filter.minScore < BAND_FLOOR) {
+    return nearBinary(store, refiner, signs, query, k, {
+      minScore: filter.minScore,
+      mask: filter.mask,
+      pool: filter.pool ?? NEAR_POOL,
+      maxDistance,
+    })
+  }
+  const rows = bands().candidates(signs.hashQuery(query), maxDistance)
   const mask = filter.mask
   const eligible = mask
     ? rows.filter((r) => {
@@ -89,15 +117,4 @@ function centredFloor(query: Float32Array, centre: Float32Array, minScore: numbe
   for (let i = 0; i < query.length; i++) norm += ((query[i] as number) - (centre[i] as number)) ** 2
   const distance = 2 * (1 - minScore)
   return norm > distance ? Math.sqrt(1 - distance / norm) : -1
-}
-
-/** One hasher per dimension count: its rotation is fixed, so every index shares it. */
-function hasherFor(dims: number): { hasher: SimHasher; code: Uint32Array } {
-  let entry = hashers.get(dims)
-  if (!entry) {
-    const hasher = new SimHasher(dims)
-    entry = { hasher, code: new Uint32Array(hasher.words) }
-    hashers.set(dims, entry)
-  }
-  return entry
 }

@@ -11,7 +11,7 @@ import { MAX_GROUP, type RowStore } from './row-store.ts'
  */
 
 /** A row's precise score against the query being searched. */
-type RowScorer = (row: number) => number
+export type RowScorer = (row: number) => number
 
 /** A search's filter as the pipeline wants it: groups as a bitset, the index's default depth. */
 export interface SearchFilter extends Omit<VectorFilter, 'groups'> {
@@ -130,7 +130,10 @@ function sampleThreshold(
 }
 
 /** Whether a row passes the group filter: a bit test of its group in the mask. */
-function eligibility(groups: Uint16Array, mask: Uint32Array | undefined): (row: number) => boolean {
+export function eligibility(
+  groups: Uint16Array,
+  mask: Uint32Array | undefined,
+): (row: number) => boolean {
   if (!mask) return () => true
   return (row) => {
     const g = groups[row] as number
@@ -138,16 +141,19 @@ function eligibility(groups: Uint16Array, mask: Uint32Array | undefined): (row: 
   }
 }
 
-function rowsOf(top: TopK): number[] {
+export function rowsOf(top: TopK): number[] {
   return top.drain().map((c) => c.index)
 }
 
-function rescore(rows: readonly number[], score: RowScorer): { row: number; score: number }[] {
+export function rescore(
+  rows: readonly number[],
+  score: RowScorer,
+): { row: number; score: number }[] {
   return rows.map((row) => ({ row, score: score(row) }))
 }
 
 /** The first `k` hits by score, ties to the smaller id, as ids. */
-function best(
+export function best(
   hits: { row: number; score: number }[],
   k: number,
   ids: readonly string[],
@@ -157,7 +163,7 @@ function best(
 }
 
 /** Exact from the float copies when the store keeps them, else refined from codes and planes. */
-function scorer(
+export function scorer(
   store: RowStore,
   refiner: Refiner,
   query: Float32Array,
@@ -180,7 +186,7 @@ function exactDot(query: Float32Array, vectors: Float32Array, row: number): numb
   return sum
 }
 
-function memoise(score: RowScorer): RowScorer {
+export function memoise(score: RowScorer): RowScorer {
   const known = new Map<number, number>()
   return (row) => {
     let value = known.get(row)
@@ -193,7 +199,7 @@ function memoise(score: RowScorer): RowScorer {
 }
 
 /** `accept` by row, asked at most once per row; everything passes without it. */
-function verdicts(
+export function verdicts(
   ids: readonly string[],
   accept: ((id: string) => boolean) | undefined,
 ): (row: number) => boolean {

@@ -50,9 +50,14 @@ export class SimHasher {
   ): void {
     const x = this.#scratch
     const dims = this.dims
-    for (let i = 0; i < dims; i++) {
-      const value = (values[base + i] as number) * scale - (centre ? (centre[i] as number) : 0)
-      x[i] = value * (this.#first[i] as number)
+    const first = this.#first
+    if (centre) {
+      for (let i = 0; i < dims; i++) {
+        x[i] = ((values[base + i] as number) * scale - (centre[i] as number)) * (first[i] as number)
+      }
+    } else {
+      for (let i = 0; i < dims; i++)
+        x[i] = (values[base + i] as number) * scale * (first[i] as number)
     }
     x.fill(0, dims)
     hadamard(x)
@@ -95,10 +100,35 @@ export function hammingBound(cosine: number, bits: number): number {
   return Math.min(bits, Math.ceil(bits * p + 4.5 * Math.sqrt(bits * p * (1 - p)) + 2))
 }
 
-/** In-place unnormalised fast Walsh–Hadamard transform; the length is a power of two. */
+/**
+ * In-place unnormalised fast Walsh–Hadamard transform; the length is a power of two. Two
+ * butterfly stages a pass (radix 4) halve the passes over the array, about twice as fast as one
+ * stage a pass, with the same additions in the same order (so the same codes).
+ */
 function hadamard(x: Float64Array): void {
   const n = x.length
-  for (let h = 1; h < n; h *= 2) {
+  let h = 1
+  for (; h * 4 <= n; h *= 4) {
+    const h2 = 2 * h
+    const h3 = 3 * h
+    for (let i = 0; i < n; i += 4 * h) {
+      for (let j = i; j < i + h; j++) {
+        const a = x[j] as number
+        const b = x[j + h] as number
+        const c = x[j + h2] as number
+        const d = x[j + h3] as number
+        const s0 = a + b
+        const s1 = a - b
+        const s2 = c + d
+        const s3 = c - d
+        x[j] = s0 + s2
+        x[j + h] = s1 + s3
+        x[j + h2] = s0 - s2
+        x[j + h3] = s1 - s3
+      }
+    }
+  }
+  for (; h < n; h *= 2) {
     for (let i = 0; i < n; i += 2 * h) {
       for (let j = i; j < i + h; j++) {
         const a = x[j] as number

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../errors.ts'
 import { BandIndex } from './band-index.ts'
+import { searchBinary } from './binary-pass.ts'
 import { NEAR_SCAN_BELOW, type NearOptions, searchNearRows } from './near-search.ts'
 import {
   resolveOptions,
@@ -11,6 +12,7 @@ import { rowLayout } from './quantise.ts'
 import { Refiner } from './refiner.ts'
 import { RowStore } from './row-store.ts'
 import { fillGroupMask, GROUP_MASK_WORDS, scoreRows, searchRows } from './search.ts'
+import { SignCodes } from './sign-codes.ts'
 import { SimHasher } from './simhash.ts'
 import {
   badSnapshot,
@@ -45,12 +47,17 @@ export class VectorIndex {
   readonly #rescore: number
   readonly #store: RowStore
   readonly #refiner: Refiner
+  readonly #wasm: boolean
+  readonly #binaryAbove: number
+  readonly #binaryPool: number
   #groupMask: Uint32Array | undefined
   /**
-   * SimHash buckets for {@link VectorIndex.searchNear}, built from the rows' int8 codes at its
-   * first large search and kept in step by `add` and `remove` from then on; an index that is
-   * only ever `search`ed (or a restored one until a write checks it) pays nothing for it.
+   * Every row's sign code, for the binary first pass and the SimHash buckets: built from the
+   * rows' int8 codes at the first search that wants them and kept in step by `add` and `remove`
+   * from then on; a small index (or a restored one until a large search) pays nothing for it.
    */
+  #signs: SignCodes | undefined
+  /** SimHash buckets over `#signs` for {@link VectorIndex.searchNear}, built the same way. */
   #bands: BandIndex | undefined
 
   constructor(dims: number, options: VectorIndexOptions = {}) {
@@ -61,6 +68,9 @@ export class VectorIndex {
     this.refineBits = resolved.refineBits
     this.#exact = resolved.exact
     this.#rescore = resolved.rescore
+    this.#wasm = resolved.wasm
+    this.#binaryAbove = resolved.binaryAbove
+    this.#binaryPool = resolved.binaryPool
     this.#store = new RowStore(layout, { wasm: resolved.wasm, exact: resolved.exact === 'memory' })
     this.#refiner = new Refiner(layout)
   }
@@ -93,24 +103,28 @@ export class VectorIndex {
     const held = bands ? this.#store.rowOf(id) : undefined
     if (bands && held !== undefined) bands.remove(held)
     this.#store.put(id, vector, group)
-    if (bands) this.#fileRow(bands, this.#store.rowOf(id) as number)
+    if (this.#signs) this.#fileRow(this.#store.rowOf(id) as number)
   }
 
   /** Removes `id`; the last row moves into its place. O(dims). */
   remove(id: string): boolean {
-    const bands = this.#bands
-    if (bands) {
+    const signs = this.#signs
+    if (signs) {
       const row = this.#store.rowOf(id)
       if (row === undefined) return false
       const last = this.#store.size - 1
-      bands.remove(row)
-      if (row !== last) bands.move(last, row)
+      this.#bands?.remove(row)
+      if (row !== last) {
+        signs.move(last, row)
+        this.#bands?.move(last, row)
+      }
     }
     return this.#store.delete(id)
   }
 
   clear(): void {
     this.#store.clear()
+    this.#signs = undefined
     this.#bands = undefined
   }
 
@@ -133,11 +147,14 @@ export class VectorIndex {
     }
     if (k === 0 || this.size === 0) return []
     const mask = filter.groups ? this.#maskOf(filter.groups) : undefined
-    return searchRows(this.#store, this.#refiner, query, k, {
-      ...filter,
-      mask,
-      depth: this.#rescore,
-    })
+    const options = { ...filter, mask, depth: this.#rescore }
+    if (this.size >= this.#binaryAbove) {
+      return searchBinary(this.#store, this.#refiner, this.#signCodes(), query, k, {
+        ...options,
+        pool: this.#binaryPool,
+      })
+    }
+    return searchRows(this.#store, this.#refiner, query, k, options)
   }
 
   /**
@@ -159,12 +176,14 @@ export class VectorIndex {
     }
     if (k === 0 || this.size === 0) return []
     const mask = options.groups ? this.#maskOf(options.groups) : undefined
-    const bands = this.size >= (options.scanBelow ?? NEAR_SCAN_BELOW) ? this.#bandIndex() : null
-    return searchNearRows(this.#store, this.#refiner, bands, query, k, {
+    const signs = this.size >= (options.scanBelow ?? NEAR_SCAN_BELOW) ? this.#signCodes() : null
+    const bands = () => this.#bandIndex()
+    return searchNearRows(this.#store, this.#refiner, signs, bands, query, k, {
       minScore: options.minScore,
       mask,
       depth: this.#rescore,
       rescore: options.rescore,
+      pool: options.pool,
     })
   }
 
@@ -237,13 +256,14 @@ export class VectorIndex {
       this.#store.bytes() +
       (this.#groupMask?.byteLength ?? 0) +
       this.#refiner.bytes() +
+      (this.#signs?.bytes() ?? 0) +
       (this.#bands?.bytes() ?? 0)
     )
   }
 
-  /** The SimHash buckets, built from every row's int8 codes the first time they are wanted. */
-  #bandIndex(): BandIndex {
-    if (this.#bands) return this.#bands
+  /** The rows' sign codes, hashed from every row's int8 codes the first time they are wanted. */
+  #signCodes(): SignCodes {
+    if (this.#signs) return this.#signs
     const { codes, steps } = this.#store.kernel
     const centre = new Float32Array(this.dims)
     for (let row = 0; row < this.size; row++) {
@@ -252,17 +272,28 @@ export class VectorIndex {
         centre[i] = (centre[i] as number) + (codes[base + i] as number) * step
       }
     }
-    const bands = new BandIndex(new SimHasher(this.dims), centre)
+    const signs = new SignCodes(new SimHasher(this.dims), centre, this.#wasm)
+    signs.reserve(this.size)
+    this.#signs = signs
+    for (let row = 0; row < this.size; row++) this.#fileRow(row)
+    return signs
+  }
+
+  /** The SimHash buckets over the sign codes, filed the first time they are wanted. */
+  #bandIndex(): BandIndex {
+    if (this.#bands) return this.#bands
+    const bands = new BandIndex(this.#signCodes())
     bands.reserve(this.size)
-    for (let row = 0; row < this.size; row++) this.#fileRow(bands, row)
+    for (let row = 0; row < this.size; row++) bands.add(row)
     this.#bands = bands
     return bands
   }
 
-  /** Hashes a row from its int8 codes, so the buckets derive from the rows alone (snapshots too). */
-  #fileRow(bands: BandIndex, row: number): void {
+  /** Hashes a row from its int8 codes (so the codes derive from the rows alone) and files it. */
+  #fileRow(row: number): void {
     const { codes, steps } = this.#store.kernel
-    bands.add(row, codes, row * this.stride, steps[row] as number)
+    this.#signs?.set(row, codes, row * this.stride, steps[row] as number)
+    this.#bands?.add(row)
   }
 
   #checkVector(vector: Float32Array, field: string): void {

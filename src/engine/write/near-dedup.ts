@@ -48,7 +48,7 @@ export function nearDedup(
     const vector = vectors.get(i)
     if (vector) {
       const group = indexes.groupOf(w.namespace, w.type)
-      const storedHits = searchStored(vector, group, indexes.vectors, floor, threshold)
+      const storedHits = searchStored(vector, group, indexes.vectors, floor)
       if (storedHits) out.searched.set(i, storedHits)
       const near = nearest(vector, group, storedHits, batch, threshold)
       if (near && near.similarity >= threshold && mayMergeWith(w.text, near, items, indexes)) {
@@ -81,25 +81,24 @@ function mayMergeWith(
 
 /**
  * The closest stored memories of the group at `floor` or more, as many as `related` reports;
- * the top one is the same as a search for one (both rescore `NEAR_DUPLICATE_RESCORE`
- * candidates). While `related` is wanted (`floor` below `threshold`) the store is scanned: the
- * SimHash buckets find only 58 % of the scan's `related` hits at a floor of 0.8 (MSC + LoCoMo,
- * docs/benchmarks.md). Without it, a large store is searched through the buckets, which find
- * every near duplicate the scan finds there.
+ * the top one is what a search for one finds. A small store is scanned (both rescore
+ * `NEAR_DUPLICATE_RESCORE` candidates); from `NEAR_SCAN_BELOW` rows on, the index answers
+ * through its SimHash buckets when only duplicates are wanted, and through its binary pass
+ * over every row's sign code while `related` is (a floor of 0.8 is too low for the buckets,
+ * which find only 58 % of the scan's hits there). Both find what the scan finds on MSC + LoCoMo
+ * (`scripts/bench/near-dedup.ts`, docs/benchmarks.md).
  */
 function searchStored(
   vector: Float32Array,
   group: number,
   stored: VectorIndex | null,
   floor: number,
-  threshold: number,
 ): VectorHit[] | undefined {
   if (!stored || stored.size === 0) return undefined
   return stored.searchNear(vector, MAX_RELATED, {
     minScore: floor,
     groups: [group],
     rescore: NEAR_DUPLICATE_RESCORE,
-    ...(floor < threshold ? { scanBelow: Number.POSITIVE_INFINITY } : {}),
   })
 }
 

@@ -13,7 +13,8 @@ export const MAX_RELATED = 3
  * `RememberResult.related`: the caller decides whether the new fact supersedes one ("I moved
  * to Lisbon" after "I live in Porto"). Read from the vector index before the batch is applied,
  * so a memory is never its own neighbour. Items without a vector get none. `searched` holds the
- * hits near dedup already had from the same search (the store scanned once per item, not twice).
+ * hits near dedup already had from the same search (the store searched once per item, not
+ * twice); an item without them is searched as near dedup searches (`VectorIndex.searchNear`).
  */
 export function relatedNeighbours(
   items: readonly PreparedWrite[],
@@ -31,10 +32,11 @@ export function relatedNeighbours(
     if (!vector) continue
     const w = items[i]!
     const filter = {
+      minScore: bounds.floor,
       groups: [indexes.groupOf(w.namespace, w.type)],
       rescore: NEAR_DUPLICATE_RESCORE,
     }
-    const near = (searched.get(i) ?? stored.search(vector, MAX_RELATED, filter))
+    const near = (searched.get(i) ?? stored.searchNear(vector, MAX_RELATED, filter))
       .filter((h) => h.score >= bounds.floor && h.score < bounds.nearDuplicate)
       .map((h) => ({ id: h.id, similarity: h.score }))
     if (near.length > 0) out.set(i, near)
