@@ -78,18 +78,17 @@ function countFiltered(ranked: readonly Ranked[], kept: readonly Ranked[], k: nu
 }
 
 /**
- * How many cosines the query's standing rests on: the whole scope when the vector read came back
- * short of what it asked for, else many (the bar is then `queryLift`). A hybrid deep read longer
- * than its list and without `cosineBound` came back short; a read no longer than its list (a
- * semantic read, or a hybrid one of a store smaller than the list) did only when it is shorter
- * than `listDepth`, since a semantic read cut there looks the same as a store of that size.
+ * How many cosines the query's standing rests on: the whole scope when the store is smaller than
+ * one list's read (`listDepth`), so that the vector read came back short, semantic and hybrid
+ * alike; else many (the bar is then `queryLift`). A semantic read cut at `listDepth` looks the same
+ * as a store of that size, and a store that fills a list has a distribution of its own to judge
+ * by: on the tuning sets the expected-maximum bar at 45 memories let 2 more of 16 off-topic
+ * queries through and saved no question (docs/quality.md).
  */
 function readSize({ found, listDepth = DEFAULT_RETRIEVAL.listDepth }: FloorInput): number {
-  const vector = found.vector
-  if (!vector?.list || vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
+  if (!found.vector?.list || found.vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
   const read = found.cosines.size
-  if (read > vector.list.items.length || read < listDepth) return read
-  return Number.POSITIVE_INFINITY
+  return read < listDepth ? read : Number.POSITIVE_INFINITY
 }
 
 /** Keyword-only recall reads no cosine; a scale is still needed to satisfy the signature. */
