@@ -5,6 +5,7 @@
 
 import { badOption } from '../check-options.ts'
 import { bareYear, dayMonth, decade, isoDate, monthName, partOf, season } from './absolute.ts'
+import { anchored } from './anchored.ts'
 import { calendarAt, msOf } from './calendar.ts'
 import { type Point, point, Reader, type WindowUnit } from './reader.ts'
 import { ago, dayWord, deictic, rolling, weekdayAlone } from './relative.ts'
@@ -122,6 +123,8 @@ function rangeAt(r: Reader, i: number, ctx: boolean): Point | null {
   return pointAt(r, i, ctx)
 }
 
+const anchorAt = (r: Reader, i: number) => pointAt(r, i, true)
+
 /** A point with an optional "the" before it ("the summer of 2022", "the 8th of June"). */
 function pointAt(r: Reader, i: number, ctx: boolean): Point | null {
   const p = pointOnly(r, i, ctx)
@@ -132,6 +135,7 @@ function pointAt(r: Reader, i: number, ctx: boolean): Point | null {
 
 function pointOnly(r: Reader, i: number, ctx: boolean): Point | null {
   return (
+    anchored(r, i, anchorAt) ??
     isoDate(r, i) ??
     dayWord(r, i) ??
     ago(r, i) ??

@@ -80,6 +80,18 @@ const PHRASES: [string, string[]][] = [
   ['since March', ['since March range 2024-03-01..2024-03-14']],
   ['since last week', ['since last week range 2024-03-04..2024-03-14']],
   ['since 2020', ['since 2020 range 2020-01-01..2024-03-14']],
+  ['the week before 9 June 2023', ['the week before 9 June 2023 range 2023-06-02..2023-06-08']],
+  [
+    'the weekend before 17 July 2023',
+    ['the weekend before 17 July 2023 range 2023-07-15..2023-07-16'],
+  ],
+  ['the Friday before 15 July 2023', ['the Friday before 15 July 2023 day 2023-07-14..2023-07-14']],
+  ['3 days after May 3', ['3 days after May 3 day 2023-05-06..2023-05-06']],
+  [
+    'two weeks before August 11, 2023',
+    ['two weeks before August 11, 2023 range 2023-07-25..2023-07-31'],
+  ],
+  ['the day after last Friday', ['the day after last Friday day 2024-03-09..2024-03-09']],
   [
     'did I call mum yesterday or on Monday?',
     ['yesterday day 2024-03-13..2024-03-13', 'on Monday day 2024-03-11..2024-03-11'],
@@ -112,6 +124,8 @@ const NEGATIVES = [
   'the year of the dragon',
   'meet at 10:30',
   'sat on the mat',
+  'the day before the exam',
+  'two weeks before the launch',
 ]
 
 const show = (query: string, now = NOW) =>
