@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../../src/core/errors.ts'
 import type { Embedder, EmbedKind, RecallOptions } from '../../../../src/core/types.ts'
+import { NGRAM_MODEL } from '../../../../src/embedder/model-table.ts'
 import { NgramEmbedder } from '../../../../src/embedder/ngram-embedder.ts'
 import type { MemoryEngine } from '../../../../src/engine/memory-engine.ts'
 import { closingEngines } from '../../../helpers/engine.ts'
@@ -218,5 +219,73 @@ describe('floor option validation', () => {
       const { hits } = await memory.recall('Who is Priya?', { floor })
       expect(hits[0]!.id).toBe(ids.get(FACTS[0]!))
     }
+  })
+})
+
+/**
+ * An embedder under the n-gram model's id (so its calibration applies: unrelated 0.05, spread
+ * 0.09) whose cosines are planted: the query is axis 0, each memory leans `cosine` towards it on
+ * an axis of its own, so every memory-query cosine is exactly the one chosen.
+ */
+class Planted implements Embedder {
+  readonly model = NGRAM_MODEL
+  readonly dims = 64
+  readonly state = 'ready' as const
+  readonly #cosines: ReadonlyMap<string, number>
+  constructor(cosines: ReadonlyMap<string, number>) {
+    this.#cosines = cosines
+  }
+  async load() {}
+  async embed(texts: string[]) {
+    return texts.map((text) => {
+      const v = new Float32Array(this.dims)
+      const c = this.#cosines.get(text)
+      if (c === undefined) v[0] = 1
+      else {
+        v[0] = c
+        v[1 + [...this.#cosines.keys()].indexOf(text)] = Math.sqrt(1 - c * c)
+      }
+      return v
+    })
+  }
+  stats() {
+    return { model: this.model, dims: this.dims, state: this.state, device: 'cpu' as const }
+  }
+}
+
+describe('the relevance floor in a store smaller than one list’s read (issue 26)', () => {
+  // A paraphrase answer ("what measurement system do I like?" → "I prefer metric units"): no
+  // shared term, cosine at lift 1.6 — above the 1.18 the best of five unrelated cosines reaches
+  // on average, under the 2.5 a store that fills a list is held to.
+  const ANSWER = 'I prefer metric units'
+  const answerCosine = 0.05 + 1.6 * 0.09
+  const others = ['My birthday is in March', 'I work as a nurse', 'I am allergic to peanuts']
+  const fillers = Array.from({ length: 36 }, (_, i) => `Filler note ${i} about quarterly planning`)
+
+  async function storeOf(texts: string[]): Promise<{ engine: MemoryEngine; answer: string }> {
+    const cosines = new Map(texts.map((t) => [t, t === ANSWER ? answerCosine : 0.04]))
+    const engine = await open({ embedder: new Planted(cosines) })
+    const results = await engine.rememberMany(texts.map((text) => ({ text })))
+    return { engine, answer: results[texts.indexOf(ANSWER)]!.id }
+  }
+
+  for (const mode of ['hybrid', 'semantic'] as const) {
+    it(`keeps the answer of a five-fact store that a 40-fact store empties (${mode})`, async () => {
+      const small = await storeOf([ANSWER, ...others, 'The cat is called Miso'])
+      const kept = await small.engine.recall('what measurement system do I like?', { mode })
+      expect(kept.hits.map((h) => h.id)).toEqual([small.answer])
+      const large = await storeOf([ANSWER, ...others, ...fillers])
+      const emptied = await large.engine.recall('what measurement system do I like?', { mode })
+      expect(emptied.hits).toEqual([])
+      expect(emptied.filtered).toBeGreaterThan(0)
+    })
+  }
+
+  it('still empties a five-fact store for a query whose best cosine is the store’s noise', async () => {
+    const cosines = new Map([ANSWER, ...others, 'x'].map((t) => [t, 0.05 + 0.9 * 0.09]))
+    const engine = await open({ embedder: new Planted(cosines) })
+    await engine.rememberMany([ANSWER, ...others, 'x'].map((text) => ({ text })))
+    const { hits } = await engine.recall('quantum lobster parliament')
+    expect(hits).toEqual([])
   })
 })
