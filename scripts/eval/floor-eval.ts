@@ -4,7 +4,9 @@
  * `engine.recall` (k 10, boosts off, as `npm run eval`); then the off-topic queries of the same
  * half against the generic stores. Prints the markdown tables of docs/quality.md.
  *
- *   npx tsx scripts/eval/floor-eval.ts --role tune|holdout
+ *   npx tsx scripts/eval/floor-eval.ts --role tune|holdout [--sets dev-agent,personal-tune]
+ *
+ * `--sets` keeps only the named sets (real questions and off-topic stores alike).
  */
 import { parseArgs } from 'node:util'
 import type { RecallMode } from '../../src/core/types.ts'
@@ -68,11 +70,17 @@ function nonsenseRow(id: string, mode: RecallMode, on: EvalReport, off: EvalRepo
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { role: { type: 'string', default: 'tune' } } })
+  const { values } = parseArgs({
+    options: { role: { type: 'string', default: 'tune' }, sets: { type: 'string' } },
+  })
+  const only = values.sets?.split(',')
+  const wanted = (id: string) => only === undefined || only.includes(id)
   const role = values.role === 'holdout' ? 'holdout' : 'tune'
-  const sets = LAB_SETS.filter((s) => s.role === role || (role === 'holdout' && s.role === 'check'))
+  const sets = LAB_SETS.filter(
+    (s) => wanted(s.id) && (s.role === role || (role === 'holdout' && s.role === 'check')),
+  )
   const bases = LAB_SETS.filter(
-    (s) => GENERIC.includes(s.id) && (role === 'holdout' || s.role === 'tune'),
+    (s) => wanted(s.id) && GENERIC.includes(s.id) && (role === 'holdout' || s.role === 'tune'),
   )
   const log = (line: string) => process.stderr.write(`${line}\n`)
   const out: string[] = []
