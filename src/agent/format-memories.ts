@@ -134,6 +134,7 @@ function prepare(hit: PromptHit, explanations: boolean): Prepared {
     ['namespace', m.namespace],
     ['source', m.source],
     ['trust', m.trust],
+    ['happened', happened(m)],
     ['created', day(m.createdAt)],
     ['confirmed', day(m.confirmedAt)],
     ['tags', m.tags.length > 0 ? m.tags.join(', ') : undefined],
@@ -149,6 +150,14 @@ function prepare(hit: PromptHit, explanations: boolean): Prepared {
     )
     .join('')
   return { id: m.id, attributes, body: defuseText(m.text), flagged: hit.flagged }
+}
+
+/** When the memory's event happened, if it says: a day, or `first..last` for an interval. */
+function happened(m: PromptHit['memory']): string | undefined {
+  if (m.happenedAt === undefined) return undefined
+  const first = day(m.happenedAt)
+  const last = m.happenedUntil === undefined ? first : day(m.happenedUntil)
+  return last === first ? first : `${first}..${last}`
 }
 
 function chooseNonce(prepared: Prepared[], nonce: FormatMemoriesOptions['nonce']): string {

@@ -39,3 +39,43 @@ export async function ownMemory({ memory, settings }: ToolContext, id: string): 
 export function lowerTrust(a: TrustLevel, b: TrustLevel): TrustLevel {
   return trustRank(a) >= trustRank(b) ? a : b
 }
+
+// A date the model writes: YYYY-MM-DD, or a date-time in ISO 8601 (a missing zone is UTC).
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
+
+/**
+ * `since` and `until` from the model: each an ISO date (`'2024-03-01'`) or date-time, or `null`
+ * for no bound; `since` before `until`. Returned as given, for `recall`/`timeline` to read.
+ */
+export function checkDates(since: unknown, until: unknown): { since?: string; until?: string } {
+  const out: { since?: string; until?: string } = {}
+  for (const [field, value] of [
+    ['since', since],
+    ['until', until],
+  ] as const) {
+    if (value === null) continue
+    if (typeof value !== 'string' || !ISO_DATE.test(value) || !Number.isFinite(toMs(value))) {
+      throw new InvalidInputError(
+        'BAD_OPTION',
+        field,
+        `expected an ISO date such as 2024-03-01 (or a date-time) or null, got ${JSON.stringify(value)}`,
+      )
+    }
+    out[field] = value
+  }
+  if (out.since !== undefined && out.until !== undefined && toMs(out.since) >= toMs(out.until)) {
+    throw new InvalidInputError(
+      'BAD_OPTION',
+      'until',
+      `expected a date after since (${out.since}), got ${JSON.stringify(out.until)}`,
+    )
+  }
+  return out
+}
+
+/** Epoch ms of an ISO date or date-time; no zone means UTC, as `recall` reads it. */
+function toMs(value: string): number {
+  const utc = /[Zz]|[+-]\d{2}:?\d{2}$/.test(value) || !value.includes(':') ? value : `${value}Z`
+  return Date.parse(utc.replace(' ', 'T'))
+}

@@ -1,9 +1,9 @@
 import type { Degraded, RecallOptions } from '../../core/types.ts'
 import { packMemoriesForPrompt } from '../format-memories.ts'
-import { nullableStrings, objectSchema } from '../json-schema.ts'
+import { nullableString, nullableStrings, objectSchema } from '../json-schema.ts'
 import { relevanceFloor } from '../relevance.ts'
 import type { ToolSpec } from '../tool-spec.ts'
-import { checkK } from './arguments.ts'
+import { checkDates, checkK } from './arguments.ts'
 
 const DEGRADED_WORDS: Record<Degraded, string> = {
   'no-embedder': 'keyword matches only: no embedding model is configured',
@@ -12,6 +12,13 @@ const DEGRADED_WORDS: Record<Degraded, string> = {
   reembedding: 'keyword matches only: memories are being re-embedded',
   recency: 'newest memories only: the indexes are being rebuilt',
 }
+
+/** The `since` argument's words, shared with `memory_timeline`. */
+export const SINCE =
+  "Only memories from this date on (when they happened, else when stored): an ISO date such as '2024-03-01' or a date-time (UTC unless a zone is given); null for no lower bound."
+/** The `until` argument's words, shared with `memory_timeline`. */
+export const UNTIL =
+  "Only memories from before this date (exclusive): an ISO date such as '2024-04-01' or a date-time; null for no upper bound."
 
 /** `memory_search`: hybrid recall, the hits fenced as untrusted data with their provenance. */
 export const searchTool: ToolSpec = {
@@ -50,6 +57,8 @@ export const searchTool: ToolSpec = {
       tags: nullableStrings(
         'Only memories carrying every one of these tags; null for no tag filter.',
       ),
+      since: nullableString(SINCE),
+      until: nullableString(UNTIL),
     }),
   async run({ memory, settings: s }, args) {
     const query = args.query as string
@@ -62,6 +71,7 @@ export const searchTool: ToolSpec = {
     if (args.types !== null) options.types = args.types as string[]
     if (args.tags !== null) options.tags = args.tags as string[]
     if (s.minTrust !== undefined) options.minTrust = s.minTrust
+    Object.assign(options, checkDates(args.since, args.until))
     const result = await memory.recall(query, options)
     const packed = packMemoriesForPrompt(result.hits, {
       tokenBudget: s.tokenBudget,

@@ -39,7 +39,7 @@ describe('the tools behind a real MCP server', () => {
     ])
     const search = tools[0]!
     expect(search.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false })
-    expect(search.inputSchema.required).toEqual(['query', 'k', 'types', 'tags'])
+    expect(search.inputSchema.required).toEqual(['query', 'k', 'types', 'tags', 'since', 'until'])
   })
 
   it('store then search through tools/call', async () => {
