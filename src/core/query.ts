@@ -130,6 +130,43 @@ function containsPhrase(key: string, phrase: string): boolean {
   return false
 }
 
+// A phrase's plain ASCII words, and what tokenising a text does to a word at a phrase's edge:
+// the text may glue a clitic to the first word (`we're` → `we`, so `re` is not indexed) or a
+// negation to the last (`don't` → `do`, so `don` is not).
+const PLAIN_ASCII_WORD = /^[a-z0-9]+$/
+const CLITICS = new Set(['s', 't', 're', 've', 'll', 'd', 'm'])
+
+/**
+ * Words of a phrase ({@link phraseKey} form) that every text containing the phrase also holds
+ * as a whole token under `tokenize`, so the keyword index's posting lists of their terms narrow
+ * the search for the phrase's matches without missing one. Only plain ASCII words qualify; a
+ * word at the phrase's edge may sit against punctuation in the text, which `tokenize` still cuts
+ * at (`x-hang` holds `hang`), except where a clitic is stripped. A text with an unspaced script
+ * ({@link hasUnspacedScript}) may glue a word to its neighbour with no cut at all: check those
+ * texts whatever the words.
+ *
+ * @example
+ * phraseWords("re-run the tests, don")
+ * // => ['the']
+ */
+export function phraseWords(phrase: string): string[] {
+  const words = phrase.split(' ')
+  const out: string[] = []
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!
+    if (!PLAIN_ASCII_WORD.test(word)) continue
+    if (i === 0 && CLITICS.has(word)) continue
+    if (i === words.length - 1 && word.endsWith('n')) continue
+    out.push(word)
+  }
+  return out
+}
+
+/** Whether the text holds a letter of a script written without spaces (Han, kana, Thai...). */
+export function hasUnspacedScript(text: string): boolean {
+  return UNSPACED_SCRIPT.test(text)
+}
+
 /** Whether two neighbouring characters are inside one space-delimited word. */
 function joinsWord(left: string, right: string): boolean {
   return isSpacedWordChar(left) && isSpacedWordChar(right)

@@ -1,12 +1,12 @@
 import type { RankedItem } from '../../core/fusion.ts'
 import { type ChunkRow, isChunk } from '../../core/page/chunk-row.ts'
-import { containsPhrases, phraseKey } from '../../core/query.ts'
 import { dedupKey } from '../../core/text.ts'
 import type { Memory, TrustLevel } from '../../core/types.ts'
 import { VectorIndex } from '../../core/vector/index.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 import { addTo, removeFrom } from './multimap.ts'
 import { PageMaps } from './page-maps.ts'
+import { PhraseKeys } from './phrase-keys.ts'
 
 const TRUST_ORDER: Record<TrustLevel, number> = { untrusted: 0, unverified: 1, trusted: 2 }
 
@@ -36,12 +36,8 @@ export class IndexSet {
   readonly #tags = new Map<string, Set<string>>()
   readonly #groups = new Map<string, number>()
   readonly #keys = new Map<string, string>()
-  /**
-   * {@link phraseKey} of each memory's text: made as a memory is put (a few µs each), so the
-   * first quoted query does not normalise every text of the store in its answer (0.8 s at 100k,
-   * issue 11); a catalogue adopted whole fills it as quoted queries need it.
-   */
-  readonly #phraseKeys = new Map<string, string>()
+  /** Phrase keys and the candidates of a quoted query's matches. */
+  readonly #phrases = new PhraseKeys()
   /**
    * Page id → ids of the memories carrying it, and a page's name (namespace, title, source) and
    * text (namespace, page hash) → its chunk ids: a page write finds the stored page it names, or
@@ -125,9 +121,7 @@ export class IndexSet {
     const previous = this.#catalogue.get(memory.id)
     if (previous) this.#unmap(previous)
     this.#pages.map(memory, previous)
-    if (!previous || previous.text !== memory.text) {
-      this.#phraseKeys.set(memory.id, phraseKey(memory.text))
-    }
+    if (!previous || previous.text !== memory.text) this.#phrases.put(memory)
     this.#catalogue.set(memory.id, memory)
     this.keyword.put(memory)
     this.#map(memory)
@@ -172,7 +166,7 @@ export class IndexSet {
       this.#pages.unmap(memory)
     }
     this.#catalogue.delete(id)
-    this.#phraseKeys.delete(id)
+    this.#phrases.delete(id)
     this.keyword.remove(id)
     this.#vectors?.remove(id)
   }
@@ -184,7 +178,7 @@ export class IndexSet {
     this.#aliases.clear()
     this.#tags.clear()
     this.#keys.clear()
-    this.#phraseKeys.clear()
+    this.#phrases.clear()
     this.#pages.clear()
   }
 
@@ -212,7 +206,7 @@ export class IndexSet {
     this.#aliases.clear()
     this.#tags.clear()
     this.#keys.clear()
-    this.#phraseKeys.clear()
+    this.#phrases.adoptLater(() => this.#catalogue.values())
     this.#pages.clear()
     for (const memory of memories) {
       this.#catalogue.set(memory.id, memory)
@@ -302,7 +296,16 @@ export class IndexSet {
   hasPhrases(id: string, phrases: readonly string[]): boolean {
     if (phrases.length === 0) return true
     const memory = this.#catalogue.get(id)
-    return memory !== undefined && containsPhrases(this.#phraseKeyOf(memory), phrases)
+    return memory !== undefined && this.#phrases.matches(memory, phrases)
+  }
+
+  /**
+   * Ids among which every memory holding all `phrases` is (posting lists of the phrases' words,
+   * see `PhraseKeys.candidates`), or undefined when every memory is a candidate: recall checks
+   * these, rather than asking each row a list scores whether it holds the phrases.
+   */
+  phraseCandidates(phrases: readonly string[]): Iterable<string> | undefined {
+    return this.#phrases.candidates(phrases, this.keyword)
   }
 
   /**
@@ -319,7 +322,7 @@ export class IndexSet {
     for (const memory of this.#catalogue.values()) {
       if (items.length >= limit) break
       if (seen.has(memory.id) || !accept(memory.id)) continue
-      if (containsPhrases(this.#phraseKeyOf(memory), phrases)) {
+      if (this.#phrases.matches(memory, phrases)) {
         items.push({ id: memory.id, score: 0 })
       }
     }
@@ -342,15 +345,6 @@ export class IndexSet {
       }
       return true
     }
-  }
-
-  #phraseKeyOf(memory: Memory): string {
-    let key = this.#phraseKeys.get(memory.id)
-    if (key === undefined) {
-      key = phraseKey(memory.text)
-      this.#phraseKeys.set(memory.id, key)
-    }
-    return key
   }
 
   #map(memory: Memory): void {

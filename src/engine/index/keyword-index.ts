@@ -221,6 +221,28 @@ export class KeywordIndex {
     items.sort((a, b) => b.score - a.score)
   }
 
+  /**
+   * Ids of the memories whose text, aliases or tags hold the index term `term` exactly (no
+   * prefix, no fuzz): a posting list, read from MiniSearch's inverted index without scoring.
+   */
+  idsWithTerm(term: string): string[] {
+    const inner = this.#search as unknown as MiniSearchInternals
+    const ids: string[] = []
+    const fields = inner._index.get(term)
+    if (!fields) return ids
+    const seen = new Set<number>()
+    for (const docs of fields.values()) {
+      for (const shortId of docs.keys()) {
+        if (seen.has(shortId)) continue
+        seen.add(shortId)
+        // A discarded memory stays in the inverted index until the next vacuum.
+        const id = inner._documentIds.get(shortId)
+        if (id !== undefined) ids.push(id as string)
+      }
+    }
+    return ids
+  }
+
   /** Ids the index holds; walks the saved form, so keep it to `inspect.verify()`. */
   ids(): string[] {
     return Object.values(this.#search.toJSON().documentIds) as string[]
@@ -247,6 +269,16 @@ export class KeywordIndex {
       autoVacuum: { ...KEYWORD_AUTO_VACUUM },
     }
   }
+}
+
+/**
+ * The parts of MiniSearch 7 that `idsWithTerm` reads (the version is pinned; the unit test of
+ * `idsWithTerm` fails if they move): term → field id → short document id → frequency, and short
+ * id → id for the documents not discarded.
+ */
+interface MiniSearchInternals {
+  _index: { get(term: string): Map<number, Map<number, number>> | undefined }
+  _documentIds: Map<number, unknown>
 }
 
 /** The distinct pairs `"a b"` of neighbouring terms, a term next to itself left out. */

@@ -3,6 +3,9 @@ import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
 import type { RecallScope } from './scope.ts'
 
+/** A recall scope, with the phrase matches when they were found first (`phraseScope`). */
+export type PhraseScope = RecallScope & { phraseMatches?: ReadonlySet<string> }
+
 /** The keyword list and, per memory it holds, the query terms BM25 matched. */
 export interface KeywordEvidence {
   list: RankedList
@@ -18,7 +21,7 @@ export interface KeywordEvidence {
 export function keywordList(
   indexes: IndexSet,
   q: AnalyzedQuery,
-  scope: RecallScope,
+  scope: PhraseScope,
   candidates: number,
   weight: number,
 ): KeywordEvidence {
@@ -30,8 +33,25 @@ export function keywordList(
   })
   indexes.keyword.phrasePass(items, q.terms, (id) => indexes.catalogue.get(id))
   if (q.phrases.length > 0 && items.length < candidates) {
-    const scanned = indexes.phraseScan(q.phrases, scope.accept, candidates - items.length, terms)
+    const matches = scope.phraseMatches
+    const scanned = matches
+      ? fill(matches, candidates - items.length, terms)
+      : indexes.phraseScan(q.phrases, scope.accept, candidates - items.length, terms)
     for (const item of scanned) items.push(item)
   }
   return { list: { name: 'keyword', items, weight }, terms }
+}
+
+/** Phrase matches found first (`phraseScope`) that BM25 did not return, at most `limit`, score 0. */
+function fill(
+  matches: ReadonlySet<string>,
+  limit: number,
+  seen: ReadonlyMap<string, unknown>,
+): RankedItem[] {
+  const items: RankedItem[] = []
+  for (const id of matches) {
+    if (items.length >= limit) break
+    if (!seen.has(id)) items.push({ id, score: 0 })
+  }
+  return items
 }

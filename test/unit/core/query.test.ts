@@ -1,6 +1,13 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { matchedTerms, matchesPhrases, parseQuery, phraseKey } from '../../../src/core/query.ts'
+import {
+  hasUnspacedScript,
+  matchedTerms,
+  matchesPhrases,
+  parseQuery,
+  phraseKey,
+  phraseWords,
+} from '../../../src/core/query.ts'
 
 const SEED = 20260131
 
@@ -129,5 +136,20 @@ describe('matchedTerms', () => {
 
   it('returns nothing when no term occurs', () => {
     expect(matchedTerms(['dog'], 'the cat runs')).toEqual([])
+  })
+})
+
+describe('phraseWords', () => {
+  it('keeps plain ASCII words and leaves out those a text may not hold as tokens', () => {
+    expect(phraseWords('re-run the tests, don')).toEqual(['the'])
+    expect(phraseWords('econnreset: socket hang up')).toEqual(['socket', 'hang', 'up'])
+    expect(phraseWords('re done')).toEqual(['done'])
+    expect(phraseWords('we don')).toEqual(['we'])
+    expect(phraseWords('café au lait')).toEqual(['au', 'lait'])
+  })
+
+  it('finds unspaced scripts, whose words a phrase may start inside', () => {
+    expect(hasUnspacedScript('漢字 hang up')).toBe(true)
+    expect(hasUnspacedScript('hang up, naïve café')).toBe(false)
   })
 })

@@ -47,4 +47,18 @@ describe('KeywordIndex term options', () => {
     expect(new KeywordIndex().phraseBoost).toBe(0.5)
     expect(new KeywordIndex({ phraseBoost: 0 }).phraseBoost).toBe(0)
   })
+
+  it('lists the memories holding a term, across fields, without ones replaced or removed', () => {
+    const index = new KeywordIndex()
+    index.putAll([
+      memory('a', 'the socket hangs'),
+      memory('b', 'no match here', ['socket']),
+      memory('c', 'socket again'),
+      memory('d', 'a sockets plural'),
+    ])
+    index.put(memory('c', 'replaced text'))
+    index.remove('a')
+    expect(index.idsWithTerm('socket').sort()).toEqual(['b', 'd'])
+    expect(index.idsWithTerm('nothing')).toEqual([])
+  })
 })
