@@ -206,22 +206,26 @@ describe('floorCandidates', () => {
     )
   })
 
-  it('judges a query against a store of five by what five unrelated cosines reach', () => {
-    // NGRAM: lift 2.0 is below the 2.5 bar, above √(2 ln 5) = 1.79 and √(2 ln 12) is 2.23.
-    const lift2 = 0.05 + 2.0 * 0.09
+  it('judges a query in a store smaller than one read by what its unrelated cosines reach', () => {
+    // NGRAM: lift 2.0 is below the 2.5 bar, above the expected best of 5 (1.18), 12 (1.63) and
+    // 24 (1.95) unrelated cosines; lift 1.5 is below the 12's.
+    const at = (lift: number) => 0.05 + lift * 0.09
     const noise = (n: number): [string, number][] =>
       Array.from({ length: n - 1 }, (_, i) => [`n${i}`, 0.05] as [string, number])
     const answer = ranked('a', 'I prefer metric units', ['vector'])
-    const small = input('what measurement system do I like?', {
-      cosines: [['a', lift2], ...noise(5)],
-    })
-    expect(floorCandidates([answer], small).kept).toEqual([answer])
-    const twelve = input('what measurement system do I like?', {
-      cosines: [['a', lift2], ...noise(12)],
-    })
-    expect(floorCandidates([answer], twelve).kept).toEqual([])
+    const ask = (lift: number, n: number) =>
+      floorCandidates(
+        [answer],
+        input('what measurement system do I like?', { cosines: [['a', at(lift)], ...noise(n)] }),
+      ).kept
+    expect(ask(2.0, 5)).toEqual([answer])
+    expect(ask(2.0, 12)).toEqual([answer])
+    expect(ask(2.0, 24)).toEqual([answer])
+    expect(ask(1.5, 12)).toEqual([])
+    // A read of listDepth (30) cosines may have been cut there: the store is judged as large.
+    expect(ask(2.0, 30)).toEqual([])
     // Hybrid's deep read came back full: the store is larger than the read, the bar stays.
-    const cut = input('what measurement system do I like?', { cosines: [['a', lift2]] })
+    const cut = input('what measurement system do I like?', { cosines: [['a', at(2.0)]] })
     cut.found.vector = { ...cut.found.vector!, cosineBound: 0.05 }
     expect(floorCandidates([answer], cut).kept).toEqual([])
   })
