@@ -182,6 +182,8 @@ function memoryMethods(scope: Scope) {
       }),
     list: (options) => guard(async () => api.list((await allowed()).pin(options, 'options'))),
     count: (filter) => guard(async () => api.count((await allowed()).pin(filter, 'filter'))),
+    timeline: (options) =>
+      guard(async () => api.timeline((await allowed()).pin(options, 'options'))),
     recall: (query, options, select) =>
       guard(async () => {
         const granted = await allowed()

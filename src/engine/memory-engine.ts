@@ -21,6 +21,7 @@ import type {
   RememberResult,
   ReviewOptions,
   ReviewReport,
+  TimelineOptions,
   TransferApi,
 } from '../core/types.ts'
 import { validateId } from '../core/validate.ts'
@@ -51,6 +52,7 @@ import { Replica } from './replica/index.ts'
 import { Curator } from './review/curation.ts'
 import { runReview } from './review/index.ts'
 import { ReviewScheduler } from './review/scheduler.ts'
+import { timelineMemories } from './timeline.ts'
 import { exportJsonl } from './transfer/index.ts'
 import { MemoryWriter } from './write/memory-writer.ts'
 
@@ -303,6 +305,10 @@ export class MemoryEngine implements MemoryApi {
 
   async count(filter: CountFilter = {}): Promise<number> {
     return countMemories(this.#ctx, filter)
+  }
+
+  async timeline(options: TimelineOptions = {}): Promise<ListPage> {
+    return timelineMemories(this.#ctx, options)
   }
 
   async #stats(): Promise<MemoryStats> {

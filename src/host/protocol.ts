@@ -39,6 +39,7 @@ export const MEMORY_METHODS = {
     'get',
     'list',
     'count',
+    'timeline',
     'recall',
     'feedback',
     'review',

@@ -7,6 +7,7 @@ import type {
   ListPage,
   MemoryStats,
   RecallLogEntry,
+  TimelineOptions,
   VerifyReport,
 } from './inspect.ts'
 import type { Feedback, Memory, Relation, RelationKind } from './memory.ts'
@@ -31,6 +32,15 @@ export interface MemoryApi {
   get(id: string): Promise<Memory | undefined>
   list(options?: ListOptions): Promise<ListPage>
   count(filter?: CountFilter): Promise<number>
+  /**
+   * What happened in a window, newest first by `happenedAt ?? createdAt`, without keywords:
+   * "what did I do last week" as a list (see {@link TimelineOptions}). Paged by `cursor`.
+   *
+   * @example
+   * await memory.timeline({ since: Date.UTC(2024, 2, 4), until: Date.UTC(2024, 2, 11), limit: 20 })
+   * // => { items: [up to 20 memories of that week, latest first], cursor: '…' }
+   */
+  timeline(options?: TimelineOptions): Promise<ListPage>
   recall(query: string, options?: RecallOptions): Promise<RecallResult>
   /**
    * What a reader made of a memory: `useful` raises its confidence and counts as a use, `wrong`

@@ -29,6 +29,37 @@ export interface ListOptions {
   cursor?: string
 }
 
+/**
+ * What {@link MemoryApi.timeline} lists: no keywords, a window of time. A memory's time is
+ * `happenedAt ?? createdAt`; one with an interval (`happenedUntil`) is in the window when the
+ * interval overlaps it. A wrong type or an unknown name is `BAD_OPTION`.
+ *
+ * @example
+ * await memory.timeline({ since: '2024-03-01', until: '2024-04-01', types: ['log'] })
+ * // => { items: [the logs of March 2024, newest first], cursor?: '…' }
+ */
+export interface TimelineOptions {
+  /** Only this namespace. @default every namespace (as `list`) */
+  namespace?: string
+  /** The window's start, inclusive: epoch ms or an ISO 8601 date or date-time. @default none */
+  since?: number | string
+  /** The window's end, exclusive; after `since`. @default none */
+  until?: number | string
+  /** Only these types (up to 64). @default all */
+  types?: MemoryType[]
+  /** Only memories carrying every one of these tags. */
+  tags?: string[]
+  /**
+   * Also list memories past their TTL or `expiresAt`, and those `review()` archived; left out
+   * otherwise, as recall leaves them out. @default false
+   */
+  includeExpired?: boolean
+  /** Page size, 1..1000. @default 50 */
+  limit?: number
+  /** The `cursor` of the previous page. */
+  cursor?: string
+}
+
 export interface ListPage {
   items: Memory[]
   /** Pass back to get the next page; absent on the last page. */

@@ -17,3 +17,6 @@ export const MAX_CONTEXT = 10
 
 /** The timeline's page size when none is given, and the most one page may hold. */
 export const DEFAULT_TIMELINE = Object.freeze({ limit: 50, maxLimit: 1000 })
+
+/** Most types a recall or a timeline may filter on. */
+export const MAX_TYPES = 64
