@@ -2,6 +2,7 @@
  * Turns runs into the Markdown of docs/benchmarks.md and an SVG chart (latency against store
  * size, log-log, one line per system), with no chart library.
  */
+import type { ScaleRun } from './scale.ts'
 import { SYSTEM_KEYS, SYSTEM_LABELS, type SystemKey } from './suite.ts'
 import type { Latency, Mode, RunResult, SystemResult } from './types.ts'
 
@@ -12,6 +13,8 @@ export interface BenchReport {
   /** What the corpus is, for the header. */
   corpus: { msc: number; locomo: number; combined: number }
   queries: number
+  /** The scale cell, when the run asked for one (`--scale`, `--million`). */
+  scale?: ScaleRun
 }
 
 const label = (key: string) => SYSTEM_LABELS[key as SystemKey] ?? key

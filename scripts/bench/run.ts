@@ -9,7 +9,13 @@
  *     [--systems engram,orama,minisearch,entitydb-scan,pglite] [--runtimes node,chromium]
  *     [--budget-ms 6000] [--pglite-chromium-max 10000]
  *     [--entitydb-max 10000] [--no-write]
+ *     [--million | --scale 1000000] [--scale-cap-min 30] [--scale-only]
  *   tsx scripts/bench/run.ts --render [.bench/latest.jsonl]   (docs from a saved run)
+ *
+ * `--million` (or `--scale N`) adds the scale cell: Engram alone in Chromium at N memories
+ * (`scripts/bench/scale.ts`), each step capped at `--scale-cap-min` minutes, the import
+ * stopping at the batch that passes it; `--scale-only` runs that cell alone and writes only
+ * .bench/latest-scale.jsonl (the docs come from a full run).
  */
 import { execFile } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
@@ -17,10 +23,13 @@ import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { runChromium } from './browser/run-chromium.ts'
-import { buildCorpus } from './corpus.ts'
+import { runScaleChromium } from './browser/run-scale.ts'
+import { availableSource, buildCorpus } from './corpus.ts'
 import { prepareData } from './data.ts'
 import { BENCH_DIR, cleanUpNode, nodeEnv, ROOT } from './node-env.ts'
-import { type BenchReport, renderMarkdown, renderSvg } from './report.ts'
+import { type BenchReport, renderSvg } from './report.ts'
+import type { ScaleRun } from './scale.ts'
+import { renderWithScale as renderMarkdown } from './scale-report.ts'
 import { runSize, SYSTEM_KEYS, type SystemKey } from './suite.ts'
 import type { RunResult } from './types.ts'
 
@@ -49,6 +58,12 @@ export interface BenchOptions {
   entityDbMax: number
   /** Write docs/benchmarks.md, docs/benchmarks.svg and .bench/latest.jsonl. */
   write: boolean
+  /** The scale cell's size (Engram alone, Chromium); none when undefined. */
+  scale?: number
+  /** Each step of the scale cell stops past this. @default 30 minutes */
+  scaleCapMs: number
+  /** Run the scale cell alone (no Node or Chromium cells, no docs). */
+  scaleOnly: boolean
   command: string
   log(line: string): void
 }
@@ -64,6 +79,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   pgliteChromiumMax: 10_000,
   entityDbMax: 10_000,
   write: true,
+  scaleCapMs: 30 * 60_000,
+  scaleOnly: false,
   command: 'npm run bench',
   log: (line) => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`),
 }
@@ -148,6 +165,28 @@ async function runBrowser(o: BenchOptions): Promise<RunResult> {
   }
 }
 
+/** The scale cell in Chromium; its corpus is the others' at a larger size. */
+async function runScaleCell(o: BenchOptions, size: number): Promise<ScaleRun> {
+  const started = Date.now()
+  o.log(`scale: preparing ${size.toLocaleString('en')} memories`)
+  const corpus = buildCorpus(size, o.queries)
+  const run = await runScaleChromium({
+    texts: corpus.texts,
+    queries: corpus.queries,
+    capMs: o.scaleCapMs,
+    recallBudgetMs: o.recallBudgetMs,
+    batch: 10_000,
+    coldRuns: 2,
+    log: o.log,
+  })
+  return {
+    machine: `Chromium ${run.version} (headless, module worker), ${machine()}`,
+    startedAt: new Date(started).toISOString(),
+    corpus: availableSource(),
+    result: run.result,
+  }
+}
+
 /** Runs the whole benchmark; writes the docs unless `write` is false. */
 export async function runBench(options: Partial<BenchOptions> = {}): Promise<BenchReport> {
   const o = { ...DEFAULT_OPTIONS, ...options }
@@ -161,16 +200,22 @@ export async function runBench(options: Partial<BenchOptions> = {}): Promise<Ben
       await writeFile(join(BENCH_DIR, `latest-${run.runtime}.jsonl`), `${JSON.stringify(run)}\n`)
     }
   }
-  if (o.runtimes.includes('node')) await keep(await runNode(o))
-  if (o.runtimes.includes('chromium')) await keep(await runBrowser(o))
+  if (!o.scaleOnly && o.runtimes.includes('node')) await keep(await runNode(o))
+  if (!o.scaleOnly && o.runtimes.includes('chromium')) await keep(await runBrowser(o))
+  const scale = o.scale === undefined ? undefined : await runScaleCell(o, o.scale)
+  if (scale && o.write) {
+    await mkdir(BENCH_DIR, { recursive: true })
+    await writeFile(join(BENCH_DIR, 'latest-scale.jsonl'), `${JSON.stringify(scale)}\n`)
+  }
   const report: BenchReport = {
     command: o.command,
     wallMs: Date.now() - started,
     runs,
     corpus: runs[0]?.corpus ?? { msc: 0, locomo: 0, combined: 0 },
     queries: o.queries,
+    ...(scale && { scale }),
   }
-  if (o.write) {
+  if (o.write && !o.scaleOnly) {
     await mkdir(BENCH_DIR, { recursive: true })
     await writeFile(join(BENCH_DIR, 'latest.jsonl'), `${JSON.stringify(report)}\n`)
     await writeDocs(report)
@@ -240,6 +285,18 @@ function parseArgs(argv: string[]): Partial<BenchOptions> {
         break
       case '--no-write':
         o.write = false
+        break
+      case '--million':
+        o.scale = 1_000_000
+        break
+      case '--scale':
+        o.scale = number('scale', value())
+        break
+      case '--scale-cap-min':
+        o.scaleCapMs = number('scale-cap-min', value()) * 60_000
+        break
+      case '--scale-only':
+        o.scaleOnly = true
         break
       default:
         throw new TypeError(

@@ -10,6 +10,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite/vector'
 import { NgramEmbedder } from '../../../src/embedder/ngram-embedder.ts'
 import { deleteDatabase } from '../idb.ts'
+import { runScale, type ScaleResult } from '../scale.ts'
 import { runSize, type SuiteEnv, type SystemKey } from '../suite.ts'
 import type { Doc, Query, SystemResult } from '../types.ts'
 
@@ -25,10 +26,22 @@ export interface WorkerRequest {
   tag: string
 }
 
+/** What the page asks for the scale cell: Engram alone, the first `size` texts. */
+export interface ScaleRequest {
+  scale: true
+  size: number
+  queries: number
+  capMs: number
+  recallBudgetMs: number
+  batch: number
+  coldRuns: number
+  tag: string
+}
+
 export type WorkerMessage =
   | { log: string }
   | { heapAsk: number }
-  | { result: SystemResult[] }
+  | { result: SystemResult[] | ScaleResult }
   | { error: string }
 
 const scope = self as unknown as DedicatedWorkerGlobalScope & { gc?: () => void }
@@ -111,11 +124,15 @@ scope.addEventListener('unhandledrejection', (event) => {
 })
 
 scope.onmessage = async (
-  event: MessageEvent<WorkerRequest | { heapReply: number; bytes?: number }>,
+  event: MessageEvent<WorkerRequest | ScaleRequest | { heapReply: number; bytes?: number }>,
 ) => {
   if ('heapReply' in event.data) {
     heapReplies.get(event.data.heapReply)?.(event.data.bytes)
     heapReplies.delete(event.data.heapReply)
+    return
+  }
+  if ('scale' in event.data) {
+    await scale(event.data)
     return
   }
   const r = event.data
@@ -136,6 +153,28 @@ scope.onmessage = async (
       recallBudgetMs: r.recallBudgetMs,
       coldRuns: r.coldRuns,
       exactQueries: r.exactQueries,
+      tag: r.tag,
+    })
+    post({ result })
+  } catch (error) {
+    post({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+  }
+}
+
+/** The scale cell: vectors made a batch at a time and not kept (a million would be 1.5 GB). */
+async function scale(r: ScaleRequest): Promise<void> {
+  try {
+    const { texts, queries } = await load()
+    const result = await runScale(env(), {
+      texts: texts.slice(0, r.size),
+      vectorOf: (text) => embedder.embedOne(text),
+      queries: queries
+        .slice(0, r.queries)
+        .map((text) => ({ text, vector: embedder.embedOne(text) })),
+      capMs: r.capMs,
+      batch: r.batch,
+      recallBudgetMs: r.recallBudgetMs,
+      coldRuns: r.coldRuns,
       tag: r.tag,
     })
     post({ result })

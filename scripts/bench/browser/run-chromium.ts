@@ -17,7 +17,7 @@ import type { WorkerRequest } from './bench-worker.ts'
 
 const HERE = import.meta.dirname
 // Outside the repository: a bundle under it would be linted and formatted as source.
-const OUT = join(tmpdir(), `engram-bench-browser-${process.pid}`)
+export const OUT = join(tmpdir(), `engram-bench-browser-${process.pid}`)
 
 export interface ChromiumOptions {
   sizes: number[]
@@ -39,7 +39,7 @@ export interface ChromiumRun {
 }
 
 /** Bundles `bench-worker.ts` and everything it imports (PGlite's wasm and data as files). */
-async function buildWorker(): Promise<void> {
+export async function buildWorker(): Promise<void> {
   await rm(OUT, { recursive: true, force: true })
   await build({
     configFile: false,
@@ -78,16 +78,7 @@ export async function runChromium(options: ChromiumOptions): Promise<ChromiumRun
     new Uint8Array(await template.arrayBuffer()),
   )
   const server = await serveStatic({ root: OUT })
-  const browser = await chromium.launch({
-    executablePath: await chromiumPath(),
-    headless: true,
-    args: [
-      ...CHROMIUM_ARGS,
-      '--headless=new',
-      '--js-flags=--expose-gc',
-      '--enable-precise-memory-info',
-    ],
-  })
+  const browser = await launchBench()
   try {
     const context = await browser.newContext()
     const results: SystemResult[] = []
@@ -149,11 +140,25 @@ export async function runChromium(options: ChromiumOptions): Promise<ChromiumRun
   }
 }
 
+/** Headless Chromium with `gc()` exposed and precise memory figures. */
+export async function launchBench(): Promise<import('playwright-core').Browser> {
+  return chromium.launch({
+    executablePath: await chromiumPath(),
+    headless: true,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--headless=new',
+      '--js-flags=--expose-gc',
+      '--enable-precise-memory-info',
+    ],
+  })
+}
+
 /**
  * Reads the bench worker's heap over the DevTools protocol: a browser session attached to the
  * worker target (non-flat, so Playwright's session can carry it).
  */
-async function workerHeap(
+export async function workerHeap(
   browser: import('playwright-core').Browser,
 ): Promise<(() => Promise<number | undefined>) | undefined> {
   const cdp = await browser.newBrowserCDPSession()
