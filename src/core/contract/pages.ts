@@ -37,6 +37,18 @@ export interface RememberPageInput {
   /** What to do when a chunk looks like an injected instruction. @default 'reject' */
   poison?: PoisonPolicy
   /**
+   * When what the page tells of happened, or began (a meeting's notes, a dated conversation),
+   * epoch milliseconds, given to every chunk as its `happenedAt` (see `RememberOptions`);
+   * absent: the chunks' time is their `createdAt`. An update sets it on every chunk anew (or
+   * clears it when absent). The same text again is `unchanged`, whatever its time.
+   *
+   * @example
+   * await memory.pages.remember({ title: 'Standup', text, happenedAt: Date.UTC(2023, 4, 14) })
+   */
+  happenedAt?: number
+  /** The end of the page's interval, at least `happenedAt` and only with it (`BAD_OPTION`). */
+  happenedUntil?: number
+  /**
    * When the call returns. `'stored'`: once the chunks are stored and found by their words;
    * their vectors are made in the background by the backfill (resumed after a reload), each
    * batch announced by a `page-embedding` event, and until then hybrid recall finds the page

@@ -10,7 +10,9 @@ import {
   optionNames,
   validateId,
   validateName,
+  validateHappened,
   validateTags,
+  validateTime,
 } from '../../core/validate.ts'
 import { POISON_POLICIES, TRUST_LEVELS } from '../../core/vocabulary.ts'
 import { defaultTrust } from '../write/prepare.ts'
@@ -26,6 +28,8 @@ export interface CheckedPage {
   pageId?: string
   trust: TrustLevel
   poison: PoisonPolicy
+  happenedAt?: number
+  happenedUntil?: number
   /** When the write returns: {@link RememberPageInput.wait}. */
   wait: 'stored' | 'vectors'
 }
@@ -41,6 +45,8 @@ const INPUT_NAMES = optionNames<RememberPageInput>()([
   'trust',
   'poison',
   'wait',
+  'happenedAt',
+  'happenedUntil',
 ])
 
 const WAITS = ['stored', 'vectors'] as const
@@ -82,6 +88,11 @@ export function checkPageInput(
     wait: oneOf(o.wait ?? 'stored', WAITS, 'wait'),
   }
   if (o.pageId !== undefined) checked.pageId = validateId(o.pageId, 'pageId')
+  if (o.happenedAt !== undefined) checked.happenedAt = validateTime(o.happenedAt, 'happenedAt')
+  if (o.happenedUntil !== undefined) {
+    checked.happenedUntil = validateTime(o.happenedUntil, 'happenedUntil')
+  }
+  validateHappened(checked.happenedAt, checked.happenedUntil)
   return checked
 }
 

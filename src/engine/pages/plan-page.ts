@@ -67,7 +67,7 @@ export function planPage(
       ctx.lifecycle,
     )
     memory.createdAt = createdAt
-    return { row: { ...memory, pageId, chunk: c.index, page: info(c) }, embed: true }
+    return { row: withTime({ ...memory, pageId, chunk: c.index, page: info(c) }, p), embed: true }
   }
   if (match.kind === 'new') {
     return {
@@ -91,17 +91,20 @@ export function planPage(
     const c = chunks[index]!
     const old = byId.get(id)!
     rows[index] = {
-      row: {
-        ...old,
-        text: c.text,
-        tags: p.tags,
-        source: p.source,
-        trust: p.trust,
-        flags: flags[index]!,
-        updatedAt: ctx.now,
-        chunk: index,
-        page: info(c),
-      },
+      row: withTime(
+        {
+          ...old,
+          text: c.text,
+          tags: p.tags,
+          source: p.source,
+          trust: p.trust,
+          flags: flags[index]!,
+          updatedAt: ctx.now,
+          chunk: index,
+          page: info(c),
+        },
+        p,
+      ),
       embed: retitled,
     }
   }
@@ -113,6 +116,15 @@ export function planPage(
     removed: plan.removed,
     expected: stored.map((r) => r.id),
   }
+}
+
+/** The row with the page's time (`happenedAt`, `happenedUntil`) and no other. */
+function withTime(row: ChunkRow, p: CheckedPage): ChunkRow {
+  const { happenedAt: _at, happenedUntil: _until, ...rest } = row
+  const timed: ChunkRow = rest
+  if (p.happenedAt !== undefined) timed.happenedAt = p.happenedAt
+  if (p.happenedUntil !== undefined) timed.happenedUntil = p.happenedUntil
+  return timed
 }
 
 function prepared(p: CheckedPage, c: PageChunk, key: string, flags: string[]) {

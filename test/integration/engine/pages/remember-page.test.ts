@@ -94,6 +94,37 @@ describe('rememberPage', () => {
     expect(await memory.count()).toBe(0)
   })
 
+  it('gives the page its time on every chunk, anew at each update', async () => {
+    const memory = await engine()
+    const at = Date.UTC(2023, 4, 14)
+    const until = Date.UTC(2023, 4, 16)
+    const text = guide(3)
+    const first = await memory.pages.remember({
+      title: 'Trip notes',
+      text,
+      happenedAt: at,
+      happenedUntil: until,
+    })
+    const chunks = () => memory.list({ type: 'page' }).then((page) => page.items)
+    const dated = await chunks()
+    expect(dated).toHaveLength(first.chunks)
+    for (const chunk of dated) expect(chunk).toMatchObject({ happenedAt: at, happenedUntil: until })
+    const edited = text.replace('## Section 2\n\n', '## Section 2\n\nA new line.\n\n')
+    await memory.pages.remember({ title: 'Trip notes', text: edited, happenedAt: until })
+    const redated = await chunks()
+    expect(redated.length).toBeGreaterThanOrEqual(first.chunks)
+    for (const chunk of redated) {
+      expect(chunk.happenedAt).toBe(until)
+      expect(chunk.happenedUntil).toBeUndefined()
+    }
+    await expect(
+      memory.pages.remember({ title: 'Bad', text: 'x', happenedAt: until, happenedUntil: at }),
+    ).rejects.toMatchObject({ code: 'BAD_OPTION', field: 'happenedUntil' })
+    await expect(
+      memory.pages.remember({ title: 'Bad', text: 'x', happenedAt: 'May' as never }),
+    ).rejects.toMatchObject({ code: 'BAD_OPTION', field: 'happenedAt' })
+  })
+
   it('rejects unknown input names, and both text and html', async () => {
     const memory = await engine()
     await expect(
