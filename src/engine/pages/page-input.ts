@@ -8,9 +8,9 @@ import {
   expectString,
   oneOf,
   optionNames,
+  validateHappened,
   validateId,
   validateName,
-  validateHappened,
   validateTags,
   validateTime,
 } from '../../core/validate.ts'
