@@ -11,19 +11,19 @@
  * so the figure includes the poison screen, embedding every chunk, one transaction per page and
  * the indexes — and the heap then also holds what the engine keeps of every page (catalogue,
  * keyword index, vectors). Heap growth is the peak `heapUsed` sampled at each progress event,
- * less the heap before the import (after a GC when `--expose-gc` is given). With `--expose-gc`
+ * less the heap before the import (after a GC when `--expose-gc` is given). Besides MB/s by the
+ * wall clock it prints MB per CPU-second (the process's user + system time), the figure that
+ * still compares on a machine other processes load. With `--expose-gc`
  * an engine run then says what stays after a GC: with the engine open, and after its close
  * (fake-indexeddb's tables alone, which a browser keeps outside the heap).
  */
-import { closeSync, existsSync, openAsBlob, openSync, statSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { existsSync, openAsBlob, statSync } from 'node:fs'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import type { ImportOptions, ImportReport, MemoryApi } from '../src/core/types.ts'
 import { NgramEmbedder } from '../src/embedder/ngram-embedder.ts'
 import { MemoryEngine } from '../src/engine/memory-engine.ts'
 import { importFrom } from '../src/import/index.ts'
-import { uniform } from './models/rng.ts'
+import { exportPath, generateChatgptExport } from './bench-import-data.ts'
 
 const argv = process.argv.slice(2)
 const arg = (name: string, fallback: string) => {
@@ -33,119 +33,7 @@ const arg = (name: string, fallback: string) => {
 const mb = Number(arg('mb', '50'))
 const seed = Number(arg('seed', '29'))
 const mode = arg('mode', 'engine')
-const file = arg('file', join(tmpdir(), `engram-bench-chatgpt-${mb}mb-${seed}.json`))
-
-/** Pseudo-words from syllables: a vocabulary wide enough for the keyword index to be realistic. */
-function vocabulary(next: () => number, size: number): string[] {
-  const syllables = [
-    'ka',
-    'lo',
-    'mi',
-    'ne',
-    'ru',
-    'sa',
-    'ti',
-    'vo',
-    'pe',
-    'da',
-    'gri',
-    'fen',
-    'tor',
-    'bel',
-    'qui',
-    'zan',
-  ]
-  const words = new Set<string>()
-  while (words.size < size) {
-    const n = 1 + Math.floor(next() * 3)
-    let w = ''
-    for (let i = 0; i < n; i++) w += syllables[Math.floor(next() * syllables.length)]
-    words.add(w)
-  }
-  return [...words]
-}
-
-function generate(path: string, bytes: number): void {
-  const next = uniform(seed)
-  const words = vocabulary(next, 4000)
-  const sentence = () => {
-    const n = 6 + Math.floor(next() * 14)
-    const out: string[] = []
-    for (let i = 0; i < n; i++) out.push(words[Math.floor(next() ** 2 * words.length)]!)
-    const s = out.join(' ')
-    return `${s[0]!.toUpperCase()}${s.slice(1)}.`
-  }
-  const paragraph = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ')
-  const fd = openSync(path, 'w')
-  let written = 0
-  const put = (s: string) => {
-    written += writeSync(fd, s)
-  }
-  put('[')
-  const start = Date.UTC(2024, 0, 1) / 1000
-  for (let c = 0; written < bytes; c++) {
-    const mapping: Record<string, unknown> = {
-      [`r${c}`]: { id: `r${c}`, message: null, parent: null, children: [`m${c}-0`] },
-    }
-    const turns = 2 + Math.floor(next() * 10)
-    let parent = `r${c}`
-    let at = start + c * 3600
-    for (let t = 0; t < turns; t++) {
-      const id = `m${c}-${t}`
-      const role = t % 2 === 0 ? 'user' : 'assistant'
-      const text =
-        role === 'user'
-          ? paragraph(1 + Math.floor(next() * 2))
-          : Array.from({ length: 1 + Math.floor(next() * 4) }, () =>
-              paragraph(3 + Math.floor(next() * 5)),
-            ).join('\n\n')
-      const children = t + 1 < turns ? [`m${c}-${t + 1}`] : []
-      // A regenerated answer now and then: a branch the importer must leave out.
-      if (role === 'assistant' && next() < 0.2) {
-        const old = `${id}-old`
-        mapping[old] = {
-          id: old,
-          parent,
-          children: [],
-          message: {
-            id: old,
-            author: { role },
-            create_time: at,
-            content: { content_type: 'text', parts: [paragraph(4)] },
-          },
-        }
-        const p = mapping[parent] as { children: string[] }
-        p.children.push(old)
-      }
-      mapping[id] = {
-        id,
-        parent,
-        children,
-        message: {
-          id,
-          author: { role },
-          create_time: at,
-          content: { content_type: 'text', parts: [text] },
-          metadata: {},
-        },
-      }
-      parent = id
-      at += 30 + Math.floor(next() * 600)
-    }
-    const conversation = {
-      title: sentence().slice(0, 60),
-      create_time: start + c * 3600,
-      update_time: at,
-      mapping,
-      current_node: parent,
-      conversation_id: `bench-${seed}-${c}`,
-      id: `bench-${seed}-${c}`,
-    }
-    put(`${c === 0 ? '' : ','}\n${JSON.stringify(conversation)}`)
-  }
-  put('\n]\n')
-  closeSync(fd)
-}
+const file = arg('file', exportPath(mb, seed))
 
 /** A memory that stores nothing: the importer's own cost. Only what `importFrom` calls. */
 function nullMemory(): MemoryApi {
@@ -178,7 +66,7 @@ async function openEngine(): Promise<MemoryEngine> {
 async function main(): Promise<void> {
   if (!existsSync(file)) {
     const t = performance.now()
-    generate(file, mb * 1024 * 1024)
+    generateChatgptExport(file, mb * 1024 * 1024, seed)
     console.log(`generated ${file} in ${((performance.now() - t) / 1000).toFixed(1)} s`)
   }
   const size = statSync(file).size
@@ -189,6 +77,7 @@ async function main(): Promise<void> {
   let peak = base
   let nextLine = size / 10
   const started = performance.now()
+  const cpuBefore = process.cpuUsage()
   const report = await importFrom(memory, await openAsBlob(file), {
     format: 'chatgpt',
     onProgress: (p) => {
@@ -205,10 +94,15 @@ async function main(): Promise<void> {
     },
   })
   const seconds = (performance.now() - started) / 1000
+  // CPU seconds (all the process's threads, GC's included): on a loaded machine the wall clock
+  // measures the other processes too, and MB per CPU-second is the figure that compares.
+  const cpu = process.cpuUsage(cpuBefore)
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6
   const { done, ...rest } = report
   console.log(JSON.stringify({ ...rest, done: done.length, skipped: report.skipped.length }))
   console.log(
     `${mode}: ${(size / 1e6).toFixed(1)} MB in ${seconds.toFixed(1)} s = ${(size / 1e6 / seconds).toFixed(2)} MB/s; ` +
+      `${cpuSeconds.toFixed(1)} CPU-s = ${(size / 1e6 / cpuSeconds).toFixed(2)} MB per CPU-second; ` +
       `heap growth (peak) ${((peak - base) / 1e6).toFixed(0)} MB; ${report.read} conversations, ${report.chunks} chunks; ` +
       `gc ${gc ? 'on' : 'off'}; load ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
   )
