@@ -14,6 +14,7 @@ import type { IndexSet } from '../index/index-set.ts'
 import { analyzeQuery } from './analyze-query.ts'
 import { fitBudget } from './budget.ts'
 import { collapsePages, placePageHits } from './collapse.ts'
+import { attachContext } from './context.ts'
 import { explainHits } from './explain.ts'
 import { explainFloor, floorCandidates } from './floor.ts'
 import { fuseLists } from './fuse.ts'
@@ -66,7 +67,7 @@ export interface RecallOutcome {
  * keyword, vector, alias and tag lists over one scope → fusion → boosts and the final order →
  * superseded memories hidden → the relevance floor → one hit per page → hits explained,
  * contradictions named, chunks placed in their page → the optional `select` hook → `expand`
- * along relations → highlights.
+ * along relations → each hit's neighbours (`context`) → the token budget → highlights.
  */
 export async function runRecall(
   ctx: RecallContext,
@@ -115,6 +116,7 @@ export async function runRecall(
   const selected = await selectHits(noteContradictions(explained, edges), q.raw, o)
   const outcome: RecallOutcome = { ...selected, filtered: floored.filtered }
   outcome.hits = expandRelated(outcome.hits, edges, indexes.catalogue, scope.accept, o)
+  outcome.hits = attachContext(outcome.hits, indexes, o.context, scope.accept)
   outcome.hits = fitBudget(outcome.hits, o.tokenBudget)
   highlightHits(outcome.hits, q, indexes.keyword.processTerm)
   if (found.degraded) outcome.degraded = found.degraded
