@@ -28,8 +28,20 @@ function describeResult(title: string, result: PageResult, stats?: MemoryStats):
   if (result.status === 'unchanged')
     return `Already stored: “${title}”, ${chunks}; nothing written.`
   const verb = result.status === 'created' ? 'Stored' : 'Updated'
-  const reason = notEmbeddedReason(result.chunks, result.embedded, stats)
-  return `${verb} “${title}”: ${chunks}, ${result.embedded} embedded${reason ? ` (${reason})` : ''}.`
+  // The page is stored and found by its words; its vectors fill in afterwards (the list shows
+  // how far).
+  if (result.pending > 0 && stats?.embedder?.state === 'ready') {
+    return `${verb} “${title}”: ${chunks}, found by its words now; embedding in the background.`
+  }
+  const embedded = result.chunks - result.pending
+  const reason = notEmbeddedReason(result.chunks, embedded, stats)
+  return `${verb} “${title}”: ${chunks}, ${embedded} embedded${reason ? ` (${reason})` : ''}.`
+}
+
+/** "412 of 1,328 chunks embedded", or '' once every chunk is. */
+export function embeddingProgress(done: number, total: number): string {
+  if (done >= total) return ''
+  return `${done.toLocaleString('en')} of ${total.toLocaleString('en')} chunks embedded`
 }
 
 /** The "Pages" card: add a long text or a file, list pages, read one, forget one. */
@@ -73,6 +85,8 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
   )
   mountCard('pages', 'Pages', form, error, list, pageView)
   let viewing: string | undefined
+  /** Each page's last `page-embedding` event, while its chunks are still being embedded. */
+  const embedding = new Map<string, { done: number; total: number }>()
 
   /** Remembers the page and reports how it went; false when an error is shown instead. */
   function store(input: RememberPageInput): Promise<boolean> {
@@ -158,11 +172,37 @@ export function mountPagesPanel(ctx: AppContext): { refresh(): Promise<void> } {
           text: `${page.chunks} chunk${page.chunks === 1 ? '' : 's'}`,
         }),
         h('span', { class: 'muted small', text: `${page.source} · ${formatTime(page.updatedAt)}` }),
+        progressChip(page.pageId),
         h('span', { class: 'spacer' }),
         forget,
       ),
     )
   }
+
+  /** The page's embedding progress, hidden when there is none to show. */
+  function progressChip(pageId: string): HTMLSpanElement {
+    const chip = h('span', { class: 'chip page-embedding', hidden: true })
+    const progress = embedding.get(pageId)
+    if (progress) showProgress(chip, progress.done, progress.total)
+    return chip
+  }
+
+  function showProgress(chip: HTMLElement, done: number, total: number): void {
+    chip.textContent = embeddingProgress(done, total)
+    chip.hidden = chip.textContent === ''
+  }
+
+  ctx.onEvent((event) => {
+    if (event.type !== 'page-embedding') return
+    const { pageId, done, total } = event
+    if (done >= total) embedding.delete(pageId)
+    else embedding.set(pageId, { done, total })
+    const item = [...list.querySelectorAll<HTMLElement>('.page-item')].find(
+      (li) => li.dataset.pageId === pageId,
+    )
+    const chip = item?.querySelector<HTMLElement>('.page-embedding')
+    if (chip) showProgress(chip, done, total)
+  })
 
   async function show(target: OpenPage): Promise<void> {
     const page = await ctx.memory.pages.get(target.pageId).then(

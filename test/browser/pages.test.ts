@@ -114,9 +114,15 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     await page.fill('#page-form [name="text"]', '# v2\n\nThe sync_worker retries three times.')
     await page.click('#page-form button[type="submit"]')
     await page.waitForFunction(() => document.querySelector('#page-result')?.textContent !== '')
+    // Stored and keyword-searchable at once; the backfill embeds it afterwards.
     expect(await page.textContent('#page-result')).toBe(
-      'Stored “Release notes”: 1 chunk, 1 embedded.',
+      'Stored “Release notes”: 1 chunk, found by its words now; embedding in the background.',
     )
+    await expect
+      .poll(() => inPage<number>(page, 'return (await memory.inspect.stats()).pendingVectors'))
+      .toBe(0)
+    const notes = page.locator('#pages-list .page-item', { hasText: 'Release notes' })
+    expect(await notes.locator('.page-embedding').isHidden()).toBe(true)
     expect(await page.inputValue('#page-form [name="text"]')).toBe('')
 
     await page.setInputFiles('#page-form [name="file"]', {
