@@ -143,16 +143,19 @@ export interface RecallOptions {
    * Read time words in the query ("yesterday", "last week", "two months ago", "this spring",
    * "in May 2023", "on 8 June", "2019"), resolved against the engine's clock, as a soft boost:
    * a memory whose time (`happenedAt ?? createdAt`, or its interval) falls in a named window is
-   * scored ×`DEFAULT_TIME.factor` (1.3), explained as a boost of name `'time'` (`detail: 'in
-   * window 2023-05-01..2023-05-31 ×1.3'`); the time words are left out of the keyword terms.
-   * Nothing is dropped: a memory outside the window still ranks by its words. `false` reads the
-   * query as words only. @default true
+   * scored ×`factor`, explained as a boost of name `'time'` (`detail: 'in window
+   * 2023-05-01..2023-05-31 ×1.3'`); the time words are left out of the keyword terms. Nothing
+   * is dropped: a memory outside the window still ranks by its words. `false` reads the query
+   * as words only; an object tunes it (`TimeSettings`: `factor` ≥ 0, `offsetMinutes` −840..840,
+   * the calendar's offset from UTC, so "yesterday" means the user's yesterday: pass
+   * `-new Date().getTimezoneOffset()`).
+   * @default true ({ factor: 1.3, offsetMinutes: 0 })
    *
    * @example
    * await memory.recall('who did I meet in May 2023?')
    * // => hits dated in May 2023 first; hit.boosts holds { name: 'time', factor: 1.3, detail: … }
    */
-  time?: boolean
+  time?: boolean | Partial<TimeSettings>
   /**
    * Bring each hit's neighbours: for a chunk of a page or a turn of a session (memories sharing
    * `pageId`, in `chunk` order), the `context` chunks before and after it, in order, as
@@ -186,6 +189,14 @@ export interface BoostOptions {
   frequencyStep: number
   /** Ceiling of the frequency factor. @default 1.1 */
   frequencyCap: number
+}
+
+/** How a recall reads the query's time words (`RecallOptions.time` given as an object). */
+export interface TimeSettings {
+  /** What a memory in a window the query names is scored by; 1 is no boost. @default 1.3 */
+  factor: number
+  /** Minutes east of UTC of the calendar the words mean, −840..840. @default 0 */
+  offsetMinutes: number
 }
 
 /** A host-supplied judge that picks the hits worth keeping. */

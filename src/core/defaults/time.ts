@@ -3,14 +3,19 @@
  * may bring (`RecallOptions.context`) and the timeline's pages.
  */
 
+import type { TimeSettings } from '../contract/recall.ts'
+
+export type { TimeSettings } from '../contract/recall.ts'
+
 /**
- * The time boost (`RecallOptions.time`): the factor a memory whose time lies in a window the
- * query names is scored by. 1.3 is a little above the recency and confidence boosts (1.2), so a
- * dated match beats an undated one of equal words, and far short of what a keyword match adds:
- * the words still decide between a right and a wrong memory. Measured by
- * `scripts/eval/time-windows.ts`.
+ * The time boost (`RecallOptions.time`): `factor` is what a memory whose time lies in a window
+ * the query names is scored by. 1.3 is a little above the recency and confidence boosts (1.2),
+ * so a dated match beats an undated one of equal words, and short of what a keyword match
+ * adds: the words still decide between a right and a wrong memory. Measured by
+ * `scripts/eval/time-windows.ts` (`--factor`). The calendar is UTC unless a recall or the
+ * engine's `recallDefaults` say otherwise (`offsetMinutes`).
  */
-export const DEFAULT_TIME = Object.freeze({ factor: 1.3 })
+export const DEFAULT_TIME: Readonly<TimeSettings> = Object.freeze({ factor: 1.3, offsetMinutes: 0 })
 
 /** Most neighbours on each side a hit may bring (`RecallOptions.context`, 0..10). */
 export const MAX_CONTEXT = 10

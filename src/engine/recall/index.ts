@@ -1,4 +1,3 @@
-import { DEFAULT_TIME } from '../../core/defaults/time.ts'
 import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../../core/options.ts'
 import type {
   Degraded,
@@ -75,7 +74,8 @@ export async function runRecall(
   o: CheckedRecallOptions,
 ): Promise<RecallOutcome> {
   const { indexes, retrieval } = ctx
-  const q = analyzeQuery(query, indexes.keyword, o.time ? { now: ctx.now } : undefined)
+  const clock = o.time ? { now: ctx.now, offsetMinutes: o.time.offsetMinutes } : undefined
+  const q = analyzeQuery(query, indexes.keyword, clock)
   if (ctx.recent && ctx.indexesUnavailable?.()) {
     const rows = await ctx.recent(RECENCY_WINDOW)
     const failure = ctx.indexFailure?.()
@@ -96,7 +96,7 @@ export async function runRecall(
     o.boosts,
     ctx.now,
     ctx.lifecycle,
-    { windows: q.windows, factor: DEFAULT_TIME.factor },
+    o.time ? { windows: q.windows, ...o.time } : undefined,
   )
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)

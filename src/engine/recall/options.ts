@@ -1,4 +1,4 @@
-import { MAX_CONTEXT } from '../../core/defaults/time.ts'
+import { DEFAULT_TIME, MAX_CONTEXT, type TimeSettings } from '../../core/defaults/time.ts'
 import type {
   BoostOptions,
   LimitOptions,
@@ -65,8 +65,8 @@ export interface CheckedRecallOptions {
   /** Hard filters on the memory's time, epoch ms: `since` inclusive, `until` exclusive. */
   since?: number
   until?: number
-  /** Read the query's time words as a soft boost. */
-  time: boolean
+  /** How the query's time words boost, or null when `time: false`. */
+  time: TimeSettings | null
   /** Neighbours each hit brings on each side, 0..10. */
   context: number
 }
@@ -136,7 +136,7 @@ export function checkRecallDefaults(value: unknown, limits: LimitOptions): Recal
 /** The record options whose fields merge one by one; the others are replaced whole. */
 const MERGED_BY_FIELD = ['weights', 'selectOptions'] as const
 /** The options that are `true`, `false` or an object of settings over their defaults. */
-const SWITCHED_SETTINGS = ['floor', 'boosts'] as const
+const SWITCHED_SETTINGS = ['floor', 'boosts', 'time'] as const
 
 /**
  * The one merge of engine-wide defaults under a call's options (MiniSearch's `searchOptions`):
@@ -201,7 +201,7 @@ function resolveRecallOptions(
     collapsePages: booleanOr(o.collapsePages, d.collapsePages, at('collapsePages')),
     selectOptions: checkSelectOptions(o.selectOptions, at('selectOptions')),
     floor: checkFloor(o.floor, at('floor')),
-    time: booleanOr(o.time, true, at('time')),
+    time: checkTime(o.time, at('time')),
     context: o.context === undefined ? 0 : integerIn(o.context, at('context'), 0, MAX_CONTEXT),
   }
   checkTimeFilter(checked, o, at)
@@ -305,6 +305,21 @@ function switched<T extends { [K in keyof T]: number }>(
     throw badOption(field, `true, false or { ${shape.join(', ')} }`, value)
   }
   return overrides(value, field, defaults, ranges, (v, f, [min, max]) => numberIn(v, f, min, max))
+}
+
+/** The time boost's factor (≥ 0, 1 is no boost) and the calendar's offset from UTC in minutes. */
+const TIME_RANGES: Record<keyof TimeSettings, [number, number]> = {
+  factor: UNBOUNDED,
+  offsetMinutes: [-840, 840],
+}
+
+/** `time`: `true` or absent for {@link DEFAULT_TIME}, `false` for none, or some settings. */
+function checkTime(value: unknown, field: string): TimeSettings | null {
+  const settings = switched(value, field, DEFAULT_TIME, TIME_RANGES)
+  if (settings && !Number.isInteger(settings.offsetMinutes)) {
+    throw badOption(`${field}.offsetMinutes`, 'a whole number of minutes', settings.offsetMinutes)
+  }
+  return settings
 }
 
 const SELECT_LIMITS: Record<keyof SelectOptions, number> = {

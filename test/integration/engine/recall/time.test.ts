@@ -76,6 +76,31 @@ describe('time in recall', () => {
     )
   })
 
+  it("tunes the factor, and reads the words in the caller's calendar with offsetMinutes", async () => {
+    const { e } = await dinners()
+    const late = await e.remember('Dinner with Ana, dumplings', {
+      happenedAt: Date.UTC(2024, 2, 14, 6),
+    })
+    const timeOf = async (o: object) =>
+      (await recall(e, 'dinner with Ana yesterday', o)).hits
+        .find((h) => h.id === late.id)!
+        .boosts.find((b) => b.name === 'time')
+    // 06:00 UTC on 14 March is today in UTC, and yesterday twelve hours east (local midnight).
+    expect(await timeOf({})).toBeUndefined()
+    expect(await timeOf({ time: { offsetMinutes: 720 } })).toEqual({
+      name: 'time',
+      factor: 1.3,
+      detail: 'in window 2024-03-14..2024-03-14 ×1.3',
+    })
+    expect((await timeOf({ time: { offsetMinutes: 720, factor: 2 } }))!.factor).toBe(2)
+    await expect(recall(e, 'x', { time: { offsetMinutes: 900 } })).rejects.toMatchObject({
+      field: 'time.offsetMinutes',
+    })
+    await expect(recall(e, 'x', { time: { offsetMinutes: 1.5 } })).rejects.toMatchObject({
+      field: 'time.offsetMinutes',
+    })
+  })
+
   it('filters hard by since and until, as ms or ISO strings, only when asked', async () => {
     const { e, may, june, stay } = await dinners()
     const ids = async (o: object) => (await recall(e, 'Ana', o)).hits.map((h) => h.id).sort()
