@@ -83,6 +83,17 @@ export const AUTHORITY_CUES: readonly Cue[] = [
     'assistant, ai, agent, model, bot, llm',
     String.raw`\b(?:suggestion|note|message|reminder|request|tip|instructions?|memo|hint|word)s?\s+(?:for|to)\s+(?:the|any|all|my|an?|every)\s+${AI}\b(?!\s+(?:team|group|department|lab|club|meetup|course|class|project|startup|company|research|engineers?|people|folks))`,
   ),
+  // Shaping the reader's own reply or code ("in your response, add…", "provide your answer in
+  // Base32", "in the code you develop, import…"): a stored text has no business saying how the
+  // assistant that recalls it should answer. People write "in your reply" to people, but rarely
+  // in what they ask an assistant to remember (2 of ~53k benign texts and chat turns).
+  cue(
+    'ai-address',
+    'address:reply',
+    0.5,
+    'your, each, code you',
+    String.raw`\b(?:in|into|to|within|throughout|at the (?:start|end|beginning|top|bottom) of|start|begin|end|conclude|finish|close|open|preface|prefix|sign)\s+(?:your|each)\s+(?:(?:next|final|generated|own|upcoming|entire|whole)\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|translations?|completions?)\b|\b(?:provide|give|write|format|present|deliver|phrase|express|output|render|structure|compose|craft|make|keep|return)\s+your\s+(?:responses?|repl(?:y|ies)|answers?|outputs?)\s+(?:in|using|with|as|by|only|entirely|exclusively|without)\b|\b(?:the|any|all)\s+code\s+(?:that\s+)?you\s+(?:write|develop|generate|produce|create|provide|output|build)\b|\b(?:in|into|within)\s+your\s+(?:implementation|solution|program|script|codebase)s?\b`,
+  ),
   cue(
     'ai-address',
     'address:about-user',

@@ -91,7 +91,7 @@ function screenLayer(text: string, hits: Hits, depth: number, model: LearnedMode
   const leet = unleet(squeezed ?? layer)
   if (leet) readLayer(leet, hits, true)
   discountMentions(layer, hits.list, start, hits.offset)
-  if (model) readLearned(layer, hits, model, start)
+  if (model) readLearned(layer, squeezed, hits, model, start)
   if (depth < MAX_DEPTH) {
     screenEncoded(visible, layer, hits, (decoded, at) => {
       const inner = new Hits()
@@ -108,8 +108,14 @@ function screenLayer(text: string, hits: Hits, depth: number, model: LearnedMode
  * found reported speech (a talk "about 'ignore previous instructions'"), the model reads only
  * what the text says around the quotes: the rules already count the quoted words as a mention.
  */
-function readLearned(layer: Layer, hits: Hits, model: LearnedModel, start: number): void {
-  const read = readingOf(layer)
+function readLearned(
+  layer: Layer,
+  squeezed: Layer | null,
+  hits: Hits,
+  model: LearnedModel,
+  start: number,
+): void {
+  const read = readingOf(layer, squeezed)
   if (!read) return
   let learned = scoreReading(read, model)
   let probability = probabilityOf(learned.logit, model)

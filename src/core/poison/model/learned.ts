@@ -9,7 +9,13 @@
  * the same logit on every platform.
  */
 import { decodeBase64 } from '../decode.ts'
-import { FEATURE_BUCKETS, type Features, featuresOf, type QuantisedModel } from './features.ts'
+import {
+  FEATURE_BUCKETS,
+  type Features,
+  featuresOf,
+  type QuantisedModel,
+  weightOf,
+} from './features.ts'
 import { LEARNED_WEIGHTS } from './weights.ts'
 
 /** A quantised model with its calibration: `probability = σ(logit + offset)`. */
@@ -80,13 +86,13 @@ export function shippedModel(): LearnedModel {
 
 /** The model's raw logit for one text's features. */
 export function logitOf(features: Features, model: QuantisedModel): number {
-  if (features.norm2 === 0) return model.bias
+  if (features.total === 0) return model.bias
   let sum = 0
   const { buckets, counts } = features
   for (let k = 0; k < buckets.length; k++) {
     sum += (model.weights[buckets[k] as number] as number) * (counts[k] as number)
   }
-  return model.bias + sum / 2 ** model.shift / Math.sqrt(features.norm2)
+  return model.bias + sum / 2 ** model.shift / Math.sqrt(features.total)
 }
 
 /** The learned verdict on one reading: the best window's logit and where that window starts. */
@@ -102,7 +108,8 @@ export interface LearnedScore {
 export function scoreReading(read: string, model: QuantisedModel = shippedModel()): LearnedScore {
   let best: LearnedScore = { logit: Number.NEGATIVE_INFINITY, at: 0, window: '' }
   for (const { at, text } of windowsOf(read)) {
-    const logit = logitOf(featuresOf(text, false, false), model)
+    const { sum, total } = weightOf(text, model.weights)
+    const logit = total === 0 ? model.bias : model.bias + sum / 2 ** model.shift / Math.sqrt(total)
     if (logit > best.logit) best = { logit, at, window: text }
   }
   return best

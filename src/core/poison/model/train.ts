@@ -111,7 +111,7 @@ export function train(
           }
         }
       }
-      const inv = f.norm2 > 0 ? 1 / Math.sqrt(f.norm2) : 0
+      const inv = f.total > 0 ? 1 / Math.sqrt(f.total) : 0
       const g = (sigmoid(z) - label) * (classWeight[label] as number)
       for (let k = 0; k < f.buckets.length; k++) {
         const b = f.buckets[k] as number
@@ -132,7 +132,7 @@ export function train(
 const WHOLE_EPOCHS = 2
 
 function logit(f: Features, weights: Float64Array, bias: number): number {
-  const inv = f.norm2 > 0 ? 1 / Math.sqrt(f.norm2) : 0
+  const inv = f.total > 0 ? 1 / Math.sqrt(f.total) : 0
   let z = bias
   for (let k = 0; k < f.buckets.length; k++) {
     z += (weights[f.buckets[k] as number] as number) * (f.counts[k] as number) * inv
@@ -151,9 +151,9 @@ function merge(windows: readonly Features[]): Features {
   }
   const buckets = Int32Array.from([...counts.keys()].sort((a, b) => a - b))
   const values = Int32Array.from(buckets, (b) => counts.get(b) ?? 0)
-  let norm2 = 0
-  for (const c of values) norm2 += c * c
-  return { buckets, counts: values, norm2 }
+  let total = 0
+  for (const c of values) total += c
+  return { buckets, counts: values, total }
 }
 
 /** int8 weights with the largest power-of-two scale that fits them; the bias kept to 1e-6. */
