@@ -4,7 +4,7 @@
  * markdown table of hit@1, hit@5 and MRR per variant and mode.
  *
  *   npx tsx scripts/eval/time-windows.ts [--seed 7] [--embedder ngram|use] [--undated 0.3]
- *     [--modes keyword,hybrid]
+ *     [--modes keyword,hybrid] [--factor 1.3]
  *
  * The store: twelve recurring activities ("Dinner with Ana at …"), each once a month from
  * January 2023 to February 2024 and once in each of the last two weeks before the clock
@@ -267,11 +267,16 @@ function makeQuestions(events: readonly Event[]): Question[] {
 const VARIANTS = ['words', 'soft', 'hard'] as const
 type Variant = (typeof VARIANTS)[number]
 
-function optionsFor(variant: Variant, q: Question, mode: RecallMode): RecallOptions {
+function optionsFor(
+  variant: Variant,
+  q: Question,
+  mode: RecallMode,
+  factor: number,
+): RecallOptions {
   const base: RecallOptions = { k: 10, mode, log: false, boosts: false, includeExpired: true }
   if (variant === 'words') return { ...base, time: false }
-  if (variant === 'soft') return base
-  return { ...base, since: q.window.start, until: q.window.end }
+  if (variant === 'soft') return { ...base, time: { factor } }
+  return { ...base, time: { factor }, since: q.window.start, until: q.window.end }
 }
 
 async function main(): Promise<void> {
@@ -281,6 +286,7 @@ async function main(): Promise<void> {
       embedder: { type: 'string', default: 'ngram' },
       undated: { type: 'string', default: '0.3' },
       modes: { type: 'string', default: 'keyword,hybrid' },
+      factor: { type: 'string', default: '1.3' },
     },
   })
   const events = makeEvents(Number(values.seed), Number(values.undated))
@@ -303,7 +309,7 @@ async function main(): Promise<void> {
   clock = NOW
   const modes = values.modes.split(',') as RecallMode[]
   const lines = [
-    `${events.length} events (${events.filter((e) => e.item.happenedAt === undefined).length} undated), ${questions.length} questions, seed ${values.seed}, ${values.embedder}`,
+    `${events.length} events (${events.filter((e) => e.item.happenedAt === undefined).length} undated), ${questions.length} questions, seed ${values.seed}, ${values.embedder}, factor ${values.factor}`,
     '',
     '| variant | mode | hit@1 | hit@5 | MRR | answer dropped |',
     '| ------- | ---- | ----- | ----- | --- | -------------- |',
@@ -313,10 +319,12 @@ async function main(): Promise<void> {
       const scores: Metrics[] = []
       let dropped = 0
       for (const q of questions) {
-        await engine.recall(q.query, optionsFor(variant, q, mode)).then(({ hits }) => {
-          const ranked = hits.map((h) => [keyOf.get(h.id) ?? h.id])
-          scores.push(scoreQuestion(ranked, new Set([q.relevant])))
-        })
+        await engine
+          .recall(q.query, optionsFor(variant, q, mode, Number(values.factor)))
+          .then(({ hits }) => {
+            const ranked = hits.map((h) => [keyOf.get(h.id) ?? h.id])
+            scores.push(scoreQuestion(ranked, new Set([q.relevant])))
+          })
         if (variant === 'hard') {
           const event = events.find((e) => e.key === q.relevant)!
           const time = event.item.happenedAt ?? event.storedAt
