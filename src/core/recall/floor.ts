@@ -10,13 +10,13 @@
  * - each hit: one that matched no query term stays only if its own cosine stands above the
  *   unrelated level.
  *
- * The query's cosine bar knows how much it has seen (issue 26): it is where the best of n
- * unrelated cosines lands on average, the expected maximum of n standard normals in spreads
- * (Blom's Φ⁻¹((n − 0.375) / (n + 0.25)): 1.18 for 5 memories, 1.95 for 24, 2.5 from about 100),
- * capped at `queryLift`. Below it the best hit is indistinguishable from the store's noise; above
- * it a small store keeps it, since there is no distribution to say more. (The asymptotic
- * √(2 ln n) overstates that maximum at small n: 1.79 for 5, and a paraphrase of a fact in a store
- * of 24 was asked for 2.5.)
+ * The query's cosine bar knows how much it has seen (issue 26): judged against n cosines, it is
+ * where the best of n unrelated ones lands on average, the expected maximum of n standard normals
+ * in spreads (Blom's Φ⁻¹((n − 0.375) / (n + 0.25)): 1.18 for 5 memories, 1.95 for 24, 2.5 from
+ * about 100), capped at `queryLift`. Below it the best hit cannot be told from the store's noise;
+ * above it a small store keeps it, having no distribution to say more. The engine passes n only
+ * for a store smaller than one list's read (`listDepth`); larger ones are held to `queryLift`.
+ * (The asymptotic √(2 ln n) overstates that maximum at small n: 1.79 for 5.)
  *
  * Pure: recall's floor stage (`src/engine/recall/floor.ts`) supplies each hit's evidence and the
  * model's calibration (from the model table).
