@@ -16,9 +16,10 @@ export interface ExportMarkdownOptions {
 
 /**
  * The memory as Markdown, zipped: `pages/<title>.md` for each page, with front matter (`id`,
- * `type`, `title`, `tags`, `created`, `updated`, `confidence`, `trust`, `source`,
- * `relations`), `facts.md` with every other memory, and `memories.jsonl`. The pages read back
- * through `importFrom(…, { format: 'markdown' })` with their texts, tags and dates.
+ * `type`, `title`, `tags`, `created`, `updated`, `happened` and `happened_until` when the page
+ * has them, `confidence`, `trust`, `source`, `relations`), `facts.md` with every other memory,
+ * and `memories.jsonl`. The pages read back through `importFrom(…, { format: 'markdown' })`
+ * with their texts, tags and dates (`happenedAt`/`happenedUntil` included).
  *
  * @example
  * const zip = await exportMarkdown(memory)
@@ -70,7 +71,7 @@ export async function markdownFiles(
       id: pageId,
       type: 'page',
       title: page.title,
-      ...(await commonFields(memory, list, page, first, target)),
+      ...(await commonFields(memory, list, { ...page, ...happened(first) }, first, target)),
     })
     files.push({
       path: uniquePath(`pages/${fileName(page.title)}`, used),
@@ -99,7 +100,10 @@ async function allRows(memory: MemoryApi, namespace: string): Promise<Memory[]> 
 async function commonFields(
   memory: MemoryApi,
   rows: readonly Memory[],
-  described: Pick<Memory, 'tags' | 'createdAt' | 'updatedAt' | 'source'>,
+  described: Pick<
+    Memory,
+    'tags' | 'createdAt' | 'updatedAt' | 'source' | 'happenedAt' | 'happenedUntil'
+  >,
   scored: Pick<Memory, 'confidence' | 'trust'>,
   target: (id: string) => string,
 ): Promise<Record<string, string | number | string[]>> {
@@ -108,11 +112,28 @@ async function commonFields(
     tags: described.tags.filter((t) => !t.startsWith('import:')),
     created: new Date(described.createdAt).toISOString(),
     updated: new Date(described.updatedAt).toISOString(),
+    ...happenedFields(described),
     confidence: scored.confidence,
     trust: scored.trust,
     source: described.source,
     relations: relations.map((r) => `${r.kind} ${target(r.to)}`),
   }
+}
+
+/** A page's time is its chunks' (each carries the page's): the first chunk's. */
+function happened(first: Memory): Pick<Memory, 'happenedAt' | 'happenedUntil'> {
+  const out: Pick<Memory, 'happenedAt' | 'happenedUntil'> = {}
+  if (first.happenedAt !== undefined) out.happenedAt = first.happenedAt
+  if (first.happenedUntil !== undefined) out.happenedUntil = first.happenedUntil
+  return out
+}
+
+/** `happened` and `happened_until` as ISO instants, when the memory has them (read back by `readNote`). */
+function happenedFields(m: Pick<Memory, 'happenedAt' | 'happenedUntil'>): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (m.happenedAt !== undefined) out.happened = new Date(m.happenedAt).toISOString()
+  if (m.happenedUntil !== undefined) out.happened_until = new Date(m.happenedUntil).toISOString()
+  return out
 }
 
 /** Edges leaving these memories for memories outside them (a page's own chunks are one page). */

@@ -5,7 +5,6 @@ import type { NoteFile } from './bytes.ts'
 import type { ImportRun } from './import-run.ts'
 import { isNotePath, linkResolver, type ParsedNote, readNote } from './notes.ts'
 import { stablePageId } from './page-lines.ts'
-import { writePage } from './write-page.ts'
 
 /**
  * Stores each Markdown note as a page (front matter → tags and dates; headings and text as
@@ -29,8 +28,7 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
       importId: run.report.importId,
     }
     try {
-      const written = await writePage(
-        run.memory,
+      await run.pages.add(
         {
           pageId,
           title: note.title,
@@ -40,17 +38,19 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
           ...(note.trust ? { trust: note.trust } : {}),
           ...(note.createdAt !== undefined ? { createdAt: note.createdAt } : {}),
           ...(note.updatedAt !== undefined ? { updatedAt: note.updatedAt } : {}),
+          ...(note.happenedAt !== undefined ? { happenedAt: note.happenedAt } : {}),
+          ...(note.happenedUntil !== undefined ? { happenedUntil: note.happenedUntil } : {}),
           meta,
         },
-        run.namespace,
+        { id: note.path },
       )
       pageIds.set(note, pageId)
-      run.pageWritten(note.path, written)
     } catch (error) {
       if (error instanceof InvalidInputError) run.skip(i + 1, note.path, error.message)
       else throw error
     }
   }
+  await run.pages.flush()
   run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds)
 }
 

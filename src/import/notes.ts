@@ -12,6 +12,12 @@ export interface ParsedNote {
   tags: string[]
   createdAt?: number
   updatedAt?: number
+  /**
+   * When the note's subject happened: the front matter's `happened` (what `exportMarkdown`
+   * writes), else its `date` (a journal's day); `happenedUntil` from `happened_until`.
+   */
+  happenedAt?: number
+  happenedUntil?: number
   /** The front matter's `id` (what `exportMarkdown` writes): the page it restores. */
   id?: string
   /** Targets of its `[[wiki-links]]`, as written (`Lisbon`, `Trips/Lisbon`), each once. */
@@ -28,6 +34,9 @@ export interface ParsedNote {
 /** Front matter keys read as the note's dates, first found wins. */
 const CREATED_KEYS = ['created', 'date', 'created_at', 'createdat']
 const UPDATED_KEYS = ['updated', 'modified', 'updated_at', 'updatedat', 'lastmod']
+/** Keys read as when the note's subject happened: not `created`, which dates the file. */
+const HAPPENED_KEYS = ['happened', 'happened_at', 'happenedat', 'date']
+const HAPPENED_UNTIL_KEYS = ['happened_until', 'happeneduntil']
 
 // `[[Target]]`, `[[Target|shown]]`, `[[Target#Heading]]`; the target is what names a note.
 const WIKI_LINK = /\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g
@@ -52,6 +61,11 @@ export function readNote(file: NoteFile): ParsedNote {
   const updatedAt = dateOf(data, UPDATED_KEYS) ?? file.modifiedAt
   if (createdAt !== undefined) note.createdAt = createdAt
   if (updatedAt !== undefined) note.updatedAt = updatedAt
+  const happenedAt = dateOf(data, HAPPENED_KEYS)
+  const happenedUntil = dateOf(data, HAPPENED_UNTIL_KEYS)
+  if (happenedAt !== undefined) note.happenedAt = happenedAt
+  if (happenedAt !== undefined && happenedUntil !== undefined && happenedUntil >= happenedAt)
+    note.happenedUntil = happenedUntil
   if (typeof data.id === 'string' && data.id !== '') note.id = data.id
   if (data.trust === 'untrusted') note.trust = 'untrusted'
   return note

@@ -15,6 +15,13 @@ export interface PageDraft {
   /** The source's own dates, epoch milliseconds; stored as the chunks' `createdAt`/`updatedAt`. */
   createdAt?: number
   updatedAt?: number
+  /**
+   * When what the page tells of happened, epoch ms (a conversation's first message; a note's
+   * `happened` or `date`), and where that was a span, its end (the conversation's last update).
+   * Stored as every chunk's `happenedAt`/`happenedUntil`, which the time filters read.
+   */
+  happenedAt?: number
+  happenedUntil?: number
   meta: Record<string, unknown>
 }
 
@@ -52,6 +59,12 @@ export function pageLines(draft: PageDraft): PageLines {
   if (draft.createdAt !== undefined) common.createdAt = draft.createdAt
   if (draft.updatedAt !== undefined)
     common.updatedAt = Math.max(draft.updatedAt, draft.createdAt ?? 0)
+  if (draft.happenedAt !== undefined) {
+    common.happenedAt = draft.happenedAt
+    // An end before the start is a source's slip, not a span: the instant alone is kept.
+    if (draft.happenedUntil !== undefined && draft.happenedUntil > draft.happenedAt)
+      common.happenedUntil = draft.happenedUntil
+  }
   const chunks = chunkPage(text)
   const jsonl = chunks
     .map((c) =>

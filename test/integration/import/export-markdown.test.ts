@@ -75,6 +75,15 @@ describe('exportMarkdown', () => {
     for (const [i, p] of after.entries()) {
       expect(own(p.tags)).toEqual([...new Set([...own(before[i]!.tags), 'notes'])].sort())
     }
+    // When each page happened (the conversations' spans; none for the page written here).
+    const when = async (memory: MemoryApi) =>
+      (await memory.list({ type: 'page', limit: 1000 })).items
+        .map((m) => `${m.page?.title} ${m.chunk}: ${m.happenedAt} ${m.happenedUntil}`)
+        .sort()
+    const spans = await when(source)
+    expect(spans).toContain('Three days in Lisbon 0: 1705312800123 1705316400500')
+    expect(spans).toContain('Bike repair 0: undefined undefined')
+    expect(await when(target)).toEqual(spans)
     const trust = (await target.list({ limit: 1000 })).items.map((m) => [m.page?.title, m.trust])
     expect(new Set(trust.map(([title, t]) => `${title}: ${t}`))).toEqual(
       new Set([

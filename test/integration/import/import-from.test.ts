@@ -77,6 +77,23 @@ describe('importFrom a ChatGPT export', () => {
     }
   })
 
+  it('dates every chunk of a conversation with happenedAt and happenedUntil: its first message to its last update', async () => {
+    const memory = await open()
+    await importFrom(memory, chatgpt)
+    const lisbon = (await memory.pages.list()).find((p) => p.title === 'Three days in Lisbon')!
+    const chunks = (await rows(memory)).filter((m) => m.pageId === lisbon.pageId)
+    expect(chunks.length).toBeGreaterThan(0)
+    for (const c of chunks) {
+      expect(c.happenedAt).toBe(1705312800123)
+      expect(c.happenedUntil).toBe(1705316400500)
+      // The store keeps the source's time as createdAt too: an old chat is not new news.
+      expect(c.createdAt).toBe(1705312800123)
+    }
+    // After its first message, before its last update: only the span finds it.
+    const during = await memory.recall('Lisbon', { since: 1705314000000 })
+    expect(during.hits.some((h) => h.memory.pageId === lisbon.pageId)).toBe(true)
+  })
+
   it('adds nothing when the same export is imported again, and only the new when a newer one is', async () => {
     const memory = await open()
     await importFrom(memory, chatgpt)
@@ -258,6 +275,27 @@ describe('importFrom Markdown notes', () => {
       ].sort(),
     )
     expect((await importFrom(memory, noteFiles())).unchanged).toBe(3)
+  })
+
+  it('dates a note with happenedAt from its front matter: happened and happened_until, else its date', async () => {
+    const memory = await open()
+    await importFrom(memory, [
+      { path: 'journal.md', text: '---\ndate: 2023-07-14\n---\nHiked the ridge.' },
+      {
+        path: 'trip.md',
+        text: '---\ncreated: 2024-06-01\nhappened: 2023-08-01\nhappened_until: 2023-08-09\n---\nA week in Oslo.',
+      },
+      { path: 'plain.md', text: '---\ncreated: 2024-06-01\n---\nNo date of its own.' },
+    ])
+    const byText = new Map((await rows(memory)).map((m) => [m.text.trim(), m]))
+    expect(byText.get('Hiked the ridge.')).toMatchObject({ happenedAt: Date.parse('2023-07-14') })
+    expect(byText.get('Hiked the ridge.')!.happenedUntil).toBeUndefined()
+    expect(byText.get('A week in Oslo.')).toMatchObject({
+      happenedAt: Date.parse('2023-08-01'),
+      happenedUntil: Date.parse('2023-08-09'),
+      createdAt: Date.parse('2024-06-01'),
+    })
+    expect(byText.get('No date of its own.')!.happenedAt).toBeUndefined()
   })
 
   it('reads a zip of a vault, leaving out dot folders', async () => {
