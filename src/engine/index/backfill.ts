@@ -51,9 +51,19 @@ export async function backfillBatch(
 ): Promise<BackfillOutcome> {
   const memories = ids.map((id) => ctx.indexes.catalogue.get(id)).filter((m) => m !== undefined)
   if (memories.length === 0) return { done: 0 }
-  const vectors = await embedder.embed(memories.map(chunkEmbeddingText), { kind: 'passage' })
+  const texts = memories.map(chunkEmbeddingText)
+  const vectors: Float32Array[] = []
+  // In small calls: a recall's query embedding, or a write's, waits behind one call for the
+  // model, not the whole batch (32 page chunks are seconds on a WASM model).
+  for (let start = 0; start < texts.length; start += EMBED_CALL) {
+    const slice = texts.slice(start, start + EMBED_CALL)
+    vectors.push(...(await embedder.embed(slice, { kind: 'passage' })))
+  }
   return runWrite(ctx, backfillAttempt(ctx, memories, vectors, embedder.model))
 }
+
+/** Texts per embedding call of a backfill batch. */
+const EMBED_CALL = 8
 
 /** The write half of {@link backfillBatch}: plan under the lock, commit in one transaction. */
 function backfillAttempt(

@@ -2,6 +2,7 @@ import type { Embedder, EmbedderStats, EmbedKind } from '../../../../src/core/ty
 import { NgramEmbedder } from '../../../../src/embedder/ngram-embedder.ts'
 
 interface Waiting {
+  texts: number
   resolve: () => void
   reject: (error: Error) => void
 }
@@ -29,9 +30,11 @@ export class GatedEmbedder implements Embedder {
 
   async embed(texts: string[], options: { kind: EmbedKind }): Promise<Float32Array[]> {
     if (options.kind === 'passage' && !this.#open && !this.passThrough(texts)) {
-      if (this.#allowed > 0) this.#allowed--
+      if (this.#allowed >= texts.length) this.#allowed -= texts.length
       else {
-        const held = new Promise<void>((resolve, reject) => this.#waiting.push({ resolve, reject }))
+        const held = new Promise<void>((resolve, reject) =>
+          this.#waiting.push({ texts: texts.length, resolve, reject }),
+        )
         for (const arrived of this.#arrivals.splice(0)) arrived()
         await held
       }
@@ -50,14 +53,14 @@ export class GatedEmbedder implements Embedder {
     return new Promise((resolve) => this.#arrivals.push(resolve))
   }
 
-  /** Lets the next `n` passage calls through (those waiting first). */
+  /** Lets passage calls through (those waiting first) until `n` more texts have passed. */
   allow(n: number): void {
-    let left = n
-    while (left > 0 && this.#waiting.length > 0) {
-      this.#waiting.shift()!.resolve()
-      left--
+    this.#allowed += n
+    while (this.#waiting.length > 0 && this.#waiting[0]!.texts <= this.#allowed) {
+      const next = this.#waiting.shift()!
+      this.#allowed -= next.texts
+      next.resolve()
     }
-    this.#allowed += left
   }
 
   /** Lets every passage call through from now on. */

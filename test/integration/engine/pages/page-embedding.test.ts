@@ -156,7 +156,7 @@ describe('pages embedded in the background', () => {
       onEvent: first.listener,
     })
     const stored = await a.pages.remember({ title: 'Long guide', text: LONG })
-    gate.allow(1)
+    gate.allow(BACKFILL_BATCH)
     await first.reached(stored.pageId, BACKFILL_BATCH)
     const closing = a.close()
     // The second batch waits at the gate; failing it lets the closing engine stop there.
