@@ -26,6 +26,7 @@ import { expandRelated, hideSuperseded, noteContradictions } from './relations.t
 import { recallScope } from './scope.ts'
 import { selectHits } from './select.ts'
 import type { VectorBlocker } from './vector-list.ts'
+import { onlyTime, windowHits } from './window-hits.ts'
 
 /** What recall needs from the engine. */
 export interface RecallContext {
@@ -62,7 +63,8 @@ export interface RecallOutcome {
 
 /**
  * The read path (docs/architecture.md §2, Recall) as a pipeline, each stage in `recall/`: the
- * query analysed once →
+ * query analysed once (a query that is only a time, "what did I do last week?", is answered
+ * from the window: `window-hits.ts`) →
  * keyword, vector, alias and tag lists over one scope → fusion → boosts and the final order →
  * superseded memories hidden → the relevance floor → one hit per page → hits explained,
  * contradictions named, chunks placed in their page → the optional `select` hook → `expand`
@@ -83,6 +85,11 @@ export async function runRecall(
     return { hits, filtered: 0, degraded: 'recency' }
   }
   const scope = recallScope(indexes, q, o, ctx.now, ctx.lifecycle)
+  if (o.time && onlyTime(q)) {
+    const hits = windowHits(indexes.catalogue.values(), q, scope.accept, o.k, o.time, o.explain)
+    const around = attachContext(hits, indexes, o.context, scope.accept)
+    return { hits: fitBudget(around, o.tokenBudget), filtered: 0 }
+  }
   const found = await buildLists(ctx, q, scope, o, retrieval.listDepth)
   const calibration = calibrationFor(ctx.embedder?.model)
   const fused = fuseLists(found.lists, found.vector, retrieval, {

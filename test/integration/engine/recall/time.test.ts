@@ -101,6 +101,31 @@ describe('time in recall', () => {
     })
   })
 
+  it('answers a query that is only a time from the window, newest first, in either mode', async () => {
+    const { e, clock } = await dinners()
+    clock.now = NOW - 9 * DAY
+    const brakes = await e.remember('Fixed the bike brakes')
+    await e.remember('Bought a kettle', { happenedAt: NOW - 7 * DAY })
+    await e.remember('Fed the fish', { happenedAt: NOW - 7 * DAY, tags: ['pets'] })
+    clock.now = NOW
+    for (const mode of ['keyword', 'hybrid'] as const) {
+      const { hits } = await e.recall('what did I do last week?', { mode, log: false, k: 2 })
+      expect(hits.map((h) => h.text)).toEqual(['Fed the fish', 'Bought a kettle'])
+      expect(hits[0]!.explanation).toBe(
+        'recent: in window 2024-03-04..2024-03-10, newest first -> #1',
+      )
+    }
+    // Stored nine days ago without a date of its own: in last week by its createdAt.
+    const all = await e.recall('what did I do last week?', { log: false })
+    expect(all.hits.map((h) => h.id)).toContain(brakes.id)
+    const scoped = await e.recall('what did I do last week', { log: false, tags: ['pets'] })
+    expect(scoped.hits.map((h) => h.text)).toEqual(['Fed the fish'])
+    // With time words off it is a query of stop words again, and nothing matches.
+    expect((await e.recall('what did I do last week?', { log: false, time: false })).hits).toEqual(
+      [],
+    )
+  })
+
   it('filters hard by since and until, as ms or ISO strings, only when asked', async () => {
     const { e, may, june, stay } = await dinners()
     const ids = async (o: object) => (await recall(e, 'Ana', o)).hits.map((h) => h.id).sort()
