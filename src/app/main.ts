@@ -26,6 +26,7 @@ import { embedderChoice, readSettings } from './settings.ts'
 import { mountSettingsPanel } from './settings-panel.ts'
 import { mountStoragePanel } from './storage-panel.ts'
 import { mountSyncPanel } from './sync-panel.ts'
+import { mountTimelinePanel } from './timeline-panel.ts'
 import { mountTransferPanel } from './transfer-panel.ts'
 
 async function main(): Promise<void> {
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   mountRecallPanel(ctx)
   mountAgentPanel(ctx)
   const browse = mountBrowsePanel(ctx)
+  mountTimelinePanel(ctx)
   mountReviewPanel(ctx)
   mountPagesPanel(ctx)
   mountTransferPanel(ctx)
