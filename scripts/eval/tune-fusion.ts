@@ -20,7 +20,7 @@ import { adaptiveFusion, evidenceOf, labCalibration, MODEL_OF } from './fusions.
 import { LAB_SETS, labSet } from './lab-data.ts'
 import type { CollectedSet } from './lists.ts'
 
-interface Prepared {
+export interface Prepared {
   evidence: ReturnType<typeof evidenceOf>
   /** Per candidate: keyword normal, cosine, tag normal, list count, relevant. */
   kn: Float64Array
@@ -38,7 +38,8 @@ interface Prepared {
   top: number
 }
 
-function prepare(collected: CollectedSet): Prepared[] {
+/** Each question's candidates in arrays, for {@link evaluate}. */
+export function prepare(collected: CollectedSet): Prepared[] {
   const out: Prepared[] = []
   for (const store of collected.stores) {
     for (const q of store.questions) {
@@ -108,9 +109,11 @@ function prepare(collected: CollectedSet): Prepared[] {
   return out
 }
 
-type Triple = { h1: number; h5: number; mrr: number }
+/** Shares of questions answered at rank 1, in the top 5, and the mean reciprocal rank (to 10). */
+export type Triple = { h1: number; h5: number; mrr: number }
 
-function evaluate(
+/** `combine` re-implemented over {@link prepare}d arrays, scored; `vectorShare` overrides the model's. */
+export function evaluate(
   prepared: Prepared[],
   model: string,
   policy: AdaptivePolicy,
@@ -163,9 +166,10 @@ function evaluate(
   return { h1: h1 / n, h5: h5 / n, mrr: mrr / n }
 }
 
-const VECTOR_SHARES = [0.3, 0.5, 0.7, 1, 1.5, 2, 3]
+export const VECTOR_SHARES = [0.3, 0.5, 0.7, 1, 1.5, 2, 3]
 
-function* grid(): Generator<AdaptivePolicy> {
+/** The policies searched (720). */
+export function* grid(): Generator<AdaptivePolicy> {
   for (const coverageFloor of [0, 0.2, 0.4])
     for (const peakGap of [0.25, 0.5, 1, 2])
       for (const peakFloor of [0, 0.2, 0.4])
@@ -274,7 +278,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`)
-  process.exit(1)
-})
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`)
+    process.exit(1)
+  })
+}
