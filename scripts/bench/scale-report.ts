@@ -44,6 +44,8 @@ export function renderScale(run: ScaleRun): string {
     ),
     '',
   ]
+  for (const note of r.notes ?? []) lines.push(`- ${note}`)
+  if (r.notes?.length) lines.push('')
   const parts = r.coldStart?.parts
   if (parts) {
     const list = Object.entries(parts).map(([k, v]) => `${k} ${ms(v)}`)
