@@ -12,7 +12,7 @@ import { normal, uniform } from '../models/rng.ts'
 export const DIMS = 384
 export const SEED = 0x5eed
 
-export type SetName = 'random' | 'clustered' | 'ngram' | 'real'
+export type SetName = 'random' | 'clustered' | 'ngram' | 'real' | 'million'
 
 export interface Data {
   vectors: Float32Array[]
@@ -102,6 +102,34 @@ export const SETS: Record<SetName, (n: number, queries: number) => Data> = {
   clustered: clusteredSet,
   ngram: ngramSet,
   real: realSet,
+  million: millionSet,
+}
+
+/**
+ * `clustered`'s shape (shared mean, n / 100 centres, log-normal per-dimension scales) with noise
+ * from sums of three uniforms instead of Gaussians, cheap enough to draw a million vectors.
+ */
+function millionSet(n: number, queries: number): Data {
+  const next = uniform(SEED + 3)
+  const dimScale = normal(SEED + 1, DIMS, 0.5).map(Math.exp)
+  const mean = gaussianUnit(SEED + 2)
+  const centres = Array.from({ length: Math.max(10, Math.round(n / 100)) }, (_, c) =>
+    gaussianUnit(SEED + 1000 + c),
+  )
+  const draw = () => {
+    const centre = centres[Math.floor(next() * centres.length)] as Float32Array
+    const v = new Float32Array(DIMS)
+    for (let i = 0; i < DIMS; i++) {
+      const noise = (next() + next() + next() - 1.5) * 0.102
+      v[i] =
+        (0.8 * (mean[i] as number) + (centre[i] as number) + 0.7 * noise) * (dimScale[i] as number)
+    }
+    return normalise(v)
+  }
+  return {
+    vectors: Array.from({ length: n }, draw),
+    queries: Array.from({ length: queries }, draw),
+  }
 }
 
 /** MSC persona facts (every split, distinct), then LoCoMo turns, the first `limit` of them. */

@@ -2,17 +2,7 @@ import { TopK } from '../top-k.ts'
 import type { VectorHit } from './options.ts'
 import type { Refiner } from './refiner.ts'
 import type { RowStore } from './row-store.ts'
-import {
-  best,
-  eligibility,
-  memoise,
-  rescore,
-  rowsOf,
-  type SearchFilter,
-  scoreRows,
-  scorer,
-  verdicts,
-} from './search.ts'
+import { best, memoise, rescore, rowsOf, type SearchFilter, scorer, verdicts } from './search.ts'
 import type { SignCodes } from './sign-codes.ts'
 
 /*
@@ -23,21 +13,30 @@ import type { SignCodes } from './sign-codes.ts'
  */
 
 /**
- * The `pool` eligible rows nearest the last hashed query by Hamming distance, at most
- * `maxDistance` bits away, ties to the lower row; fewer when fewer qualify.
+ * The `pool` rows nearest the last hashed query by Hamming distance, at most `maxDistance` bits
+ * away and of a group in `mask` (all without one), ties to the lower row; fewer when fewer
+ * qualify. Two passes over the distances, the group test inlined: at a million rows a closure
+ * call per row would cost more than the WebAssembly pass itself.
  */
 export function nearestCodes(
   signs: SignCodes,
-  size: number,
-  eligible: (row: number) => boolean,
+  store: RowStore,
+  mask: Uint32Array | undefined,
   pool: number,
   maxDistance = signs.words * 32,
 ): number[] {
+  const size = store.size
+  const groups = store.groups
   const dists = signs.distances(size)
   const counts = new Uint32Array(maxDistance + 2)
   for (let r = 0; r < size; r++) {
     const d = dists[r] as number
-    if (d <= maxDistance && eligible(r)) counts[d] = (counts[d] as number) + 1
+    if (d > maxDistance) continue
+    if (mask) {
+      const g = groups[r] as number
+      if (((mask[g >>> 5] as number) & (1 << (g & 31))) === 0) continue
+    }
+    counts[d] = (counts[d] as number) + 1
   }
   // The cut: the least distance by which `pool` rows have been seen; rows at it fill the rest.
   let cut = 0
@@ -48,7 +47,11 @@ export function nearestCodes(
   let atCut = pool - below
   for (let r = 0; r < size; r++) {
     const d = dists[r] as number
-    if (d > cut || !eligible(r)) continue
+    if (d > cut) continue
+    if (mask) {
+      const g = groups[r] as number
+      if (((mask[g >>> 5] as number) & (1 << (g & 31))) === 0) continue
+    }
     if (d < cut) out.push(r)
     else if (atCut > 0) {
       out.push(r)
@@ -86,12 +89,14 @@ export function searchBinary(
   const precise = scorer(store, refiner, query, queryScale, dotOf)
   const score = filter.accept ? memoise(precise) : precise
   const accepted = verdicts(store.ids, filter.accept)
-  const eligible = eligibility(store.groups, filter.mask)
   const steps = store.steps
   let want = Math.max(filter.rescore ?? filter.depth, 4 * k)
   let pool = Math.max(filter.pool, 2 * want)
   for (;;) {
-    const rows = nearestCodes(signs, store.size, eligible, pool)
+    const rows = nearestCodes(signs, store, filter.mask, pool)
+    const fresh = rows.filter((r) => !dots.has(r))
+    const found = kernel.dotRows(fresh)
+    for (let i = 0; i < fresh.length; i++) dots.set(fresh[i] as number, found[i] as number)
     const top = new TopK(want)
     // float32 estimates, as the scan's, so a full pool selects what the scan would.
     for (const r of rows) top.push(r, Math.fround(Math.fround(dotOf(r)) * (steps[r] as number)))
@@ -116,11 +121,22 @@ export function nearBinary(
   filter: { minScore: number; mask: Uint32Array | undefined; pool: number; maxDistance: number },
 ): VectorHit[] {
   signs.hashQuery(query)
-  const eligible = eligibility(store.groups, filter.mask)
-  const rows = nearestCodes(signs, store.size, eligible, filter.pool, filter.maxDistance)
+  const rows = nearestCodes(signs, store, filter.mask, filter.pool, filter.maxDistance)
   if (rows.length === 0) return []
+  const kernel = store.kernel
+  const queryScale = kernel.prepare(query)
+  // One gathered int8 pass over the pool, not a JavaScript dot product per row.
+  const dots = kernel.dotRows(rows)
+  const at = new Map(rows.map((r, i) => [r, i]))
+  const score = scorer(
+    store,
+    refiner,
+    query,
+    queryScale,
+    (r) => dots[at.get(r) as number] as number,
+  )
   const out: VectorHit[] = []
-  for (const hit of scoreRows(store, refiner, query, rows)) {
+  for (const hit of best(rescore(rows, score), rows.length, store.ids)) {
     if (hit.score < filter.minScore || out.length === k) break
     out.push(hit)
   }

@@ -27,6 +27,8 @@ export interface ScanKernel {
   collect(threshold: number, rows: number): Int32Array
   /** The dot product {@link ScanKernel.scan} gives `row`, for that row alone. */
   dotRow(row: number): number
+  /** The dot products {@link ScanKernel.scan} gives the listed rows, in list order (reused buffer). */
+  dotRows(rows: readonly number[]): Int32Array
   bytes(): number
 }
 
@@ -103,6 +105,12 @@ export class JsKernel implements ScanKernel {
 
   dotRow(row: number): number {
     return rowDot(this.codes, row * this.#stride, this.#query, this.#stride)
+  }
+
+  dotRows(rows: readonly number[]): Int32Array {
+    const dots = this.#dots
+    for (let i = 0; i < rows.length; i++) dots[i] = this.dotRow(rows[i] as number)
+    return dots.subarray(0, rows.length)
   }
 
   bytes(): number {

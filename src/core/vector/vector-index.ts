@@ -27,7 +27,9 @@ import {
  * browser worker. Each vector is stored as int8 codes with a per-row step and `refineBits`
  * residual bits per dimension; a search scans every row with an integer dot product
  * (WebAssembly SIMD, JS fallback), keeps the best `rescore` by that estimate and re-scores them
- * precisely (see {@link VectorIndexOptions.exact}).
+ * precisely (see {@link VectorIndexOptions.exact}). Large indexes put a binary first pass in
+ * front (1-bit sign codes derived from the int8 codes, compared by popcount), which picks the
+ * rows worth the int8 dot product.
  *
  * @example
  * const index = new VectorIndex(3)
@@ -138,7 +140,8 @@ export class VectorIndex {
 
   /**
    * The `k` rows most similar to `query`, best first; ties go to the smaller id. Scores are
-   * re-scored dot products (exact with `exact: 'memory'`).
+   * re-scored dot products (exact with `exact: 'memory'`). From `binaryAbove` rows the int8
+   * scan is replaced by the binary first pass (see {@link VectorIndexOptions.binaryAbove}).
    */
   search(query: Float32Array, k: number, filter: VectorFilter = {}): VectorHit[] {
     this.#checkVector(query, 'query')
@@ -159,7 +162,8 @@ export class VectorIndex {
 
   /**
    * The `k` rows most similar to `query` among those at a cosine of `options.minScore` or more,
-   * best first (ties to the smaller id), found through SimHash buckets rather than a scan once
+   * best first (ties to the smaller id), found through SimHash buckets (from a `minScore` of
+   * 0.9) or the binary first pass over every row's sign code (below it) rather than a scan once
    * the index holds `options.scanBelow` rows: for near-duplicate checks and `related`
    * neighbours, which want a few rows above a high cosine and are asked once per write. Scores
    * have {@link VectorIndex.search}'s precision; a row at or above `minScore` is missed with a

@@ -13,6 +13,14 @@ type ScanFn = (
   est: number,
 ) => void
 type CollectFn = (est: number, rows: number, threshold: number, out: number) => number
+type GatherFn = (
+  q: number,
+  unused: number,
+  list: number,
+  count: number,
+  dots: number,
+  codes: number,
+) => void
 
 /**
  * The WebAssembly SIMD scan (about 15× the JS one). Memory layout, for `capacity` rows:
@@ -28,6 +36,7 @@ export class WasmKernel implements ScanKernel {
   #memory: WebAssembly.Memory
   #scanFn: ScanFn
   #collectFn: CollectFn
+  #gatherFn: GatherFn
   #query = new Int16Array(0)
   #dots = new Int32Array(0)
   #estimates = new Float32Array(0)
@@ -39,6 +48,7 @@ export class WasmKernel implements ScanKernel {
     const instance = new WebAssembly.Instance(module, { e: { m: this.#memory } })
     this.#scanFn = instance.exports.scan as ScanFn
     this.#collectFn = instance.exports.collect as CollectFn
+    this.#gatherFn = instance.exports.gather as GatherFn
     this.reserve(0)
   }
 
@@ -95,6 +105,15 @@ export class WasmKernel implements ScanKernel {
 
   dotRow(row: number): number {
     return rowDot(this.codes, row * this.#stride, this.#query, this.#stride)
+  }
+
+  dotRows(rows: readonly number[]): Int32Array {
+    // The list goes where `collect` writes its rows; both are scratch between calls.
+    const list = this.#picked
+    const count = Math.min(rows.length, list.length)
+    for (let i = 0; i < count; i++) list[i] = rows[i] as number
+    this.#gatherFn(0, 0, list.byteOffset, count, this.#dots.byteOffset, this.#codesOffset)
+    return this.#dots.subarray(0, count)
   }
 
   bytes(): number {

@@ -13,6 +13,9 @@ import { MAX_UNROLL } from './quantise.ts'
  * `collect(estimates, rows, threshold, out) -> count`: writes the rows whose estimate is >=
  * threshold to `out`, ascending: the selection's one pass over every row, at a fraction of the
  * cost of reading the estimates from JavaScript.
+ *
+ * `gather(q, _, list, count, dots, codes)`: dots[i] = Σ codes[list[i]][i] × q[i] for the
+ * `count` rows listed, the scan's sum for a pool the binary first pass picked.
  */
 
 const I32 = 0x7f
@@ -24,6 +27,7 @@ const I32X4_DOT_I16X8_S = 0xba
 const I32X4_ADD = 0xae
 const I32X4_EXTRACT_LANE = 0x1b
 const I32_STORE = [0x36, 2, 0]
+const I32_LOAD = [0x28, 2, 0]
 const F32_LOAD = [0x2a, 2, 0]
 const F32_STORE = [0x38, 2, 0]
 
@@ -53,6 +57,13 @@ export function scanModuleBytes(stride: number): Uint8Array<ArrayBuffer> {
     ...scanBody(stride, unroll),
   ]
   const collect = [...vec([[2, I32]]), ...collectBody()]
+  const gather = [
+    ...vec([
+      [2, V128],
+      [3, I32],
+    ]),
+    ...gatherBody(stride, unroll),
+  ]
   const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))]
   const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content]
   const body = (code: number[]) => [...uleb(code.length), ...code]
@@ -66,15 +77,16 @@ export function scanModuleBytes(stride: number): Uint8Array<ArrayBuffer> {
       ]),
     ),
     ...section(2, vec([[...name('e'), ...name('m'), 0x02, 0x00, 1]])), // import memory, min 1 page
-    ...section(3, vec([[0], [1]])),
+    ...section(3, vec([[0], [1], [0]])),
     ...section(
       7,
       vec([
         [...name('scan'), 0x00, 0],
         [...name('collect'), 0x00, 1],
+        [...name('gather'), 0x00, 2],
       ]),
     ),
-    ...section(10, vec([body(scan), body(collect)])),
+    ...section(10, vec([body(scan), body(collect), body(gather)])),
   ])
 }
 
@@ -96,6 +108,25 @@ function scanBody(stride: number, unroll: number): number[] {
     ...[...advance(OUT, 4), ...advance(STEPS, 4), ...advance(EST, 4)],
     ...[...get(ROWS), 0x41, 1, 0x6b, ...tee(ROWS), 0x0d, 0], // rows--; continue while rows != 0
     ...[0x0b, 0x0b, 0x0b], // end row loop, block, function
+  ]
+}
+
+/** Parameters as `scan`'s: `ROWS` is the list, `OUT` the count, `STEPS` the dots, `EST` the codes. */
+function gatherBody(stride: number, unroll: number): number[] {
+  const [LIST, COUNT, DOTS, BASE] = [ROWS, OUT, STEPS, EST]
+  const lane = (i: number) => [...get(ACC), ...simd(I32X4_EXTRACT_LANE), i]
+  return [
+    ...[0x02, 0x40, ...get(COUNT), 0x45, 0x0d, 0], // block; exit if count == 0
+    ...[0x03, 0x40], // loop over the listed rows
+    ...[...get(BASE), ...get(LIST), ...I32_LOAD, 0x41, ...sleb(stride), 0x6c, 0x6a, ...set(CODES)],
+    ...[...simd(0x0c), ...new Array<number>(16).fill(0), ...set(ACC)], // acc = 0
+    ...[...get(Q), ...set(QP), ...get(CODES), 0x41, ...sleb(stride), 0x6a, ...set(END)],
+    ...chunkLoop(unroll),
+    ...[...get(DOTS), ...lane(0), ...lane(1), 0x6a, ...lane(2), 0x6a, ...lane(3), 0x6a],
+    ...I32_STORE,
+    ...[...advance(DOTS, 4), ...advance(LIST, 4)],
+    ...[...get(COUNT), 0x41, 1, 0x6b, ...tee(COUNT), 0x0d, 0], // count--; continue while != 0
+    ...[0x0b, 0x0b, 0x0b], // end loop, block, function
   ]
 }
 
