@@ -10,7 +10,10 @@ import { NgramEmbedder } from '../src/embedder/ngram-embedder.ts'
 import { MemoryEngine } from '../src/engine/memory-engine.ts'
 import { importFrom } from '../src/import/index.ts'
 
-/** What the driver asks: import the export at `url`, after the driver's `ready` heap reading. */
+/**
+ * What the driver asks: open and fetch the export at `url` (answered `ready`), then `start`
+ * (answered `done`), then `close` once it has read what the heap holds with the engine open.
+ */
 export interface ImportBenchRequest {
   url: string
   name: string
@@ -20,6 +23,7 @@ export type ImportBenchMessage =
   | { ready: true }
   | { progress: { read: number; written: number; bytes: number; seconds: number } }
   | { done: { seconds: number; bytes: number; report: Record<string, unknown> } }
+  | { closed: true }
   | { error: string }
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
@@ -28,8 +32,15 @@ const post = (message: ImportBenchMessage) => scope.postMessage(message)
 let engine: MemoryEngine | undefined
 let source: Blob | undefined
 
-scope.onmessage = async (event: MessageEvent<ImportBenchRequest | { start: true }>) => {
+scope.onmessage = async (
+  event: MessageEvent<ImportBenchRequest | { start: true } | { close: true }>,
+) => {
   try {
+    if ('close' in event.data) {
+      await engine!.close()
+      post({ closed: true })
+      return
+    }
     if ('url' in event.data) {
       // Opened and fetched before the driver's baseline heap reading: the import is what grows.
       engine = await MemoryEngine.open({
@@ -55,7 +66,6 @@ scope.onmessage = async (event: MessageEvent<ImportBenchRequest | { start: true 
         report: { ...counts, done: done.length, skipped: skipped.length },
       },
     })
-    await engine!.close()
   } catch (error) {
     post({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) })
   }
