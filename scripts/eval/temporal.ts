@@ -13,6 +13,9 @@
  * Variants, each over a fresh in-process engine per conversation (fake-indexeddb):
  * - `before`: today — turns stored without `happenedAt`, the query read as words (`time: false`).
  * - `session`: `happenedAt` = the session's date; the query's time words boost (`time: true`).
+ * - `session+keep`: the same store; the time words stay in the words the lists search
+ *   (`time: false`) and the script scores ×1.3 the hits of the top 30 whose time overlaps a
+ *   window: the boost without taking the words out, to compare with the engine's.
  * - `session+filter`: the same store; the question's time words as hard `since`/`until`
  *   (`time: false`), questions without time words as `before`.
  * - `mentioned`: `happenedAt` = the time the turn's words name, resolved against its session
@@ -33,12 +36,20 @@ import { ADVERSARIAL, type EvalItem, type EvalStore, loadDataset, splitSet } fro
 import { makeEmbedder } from './embedders.ts'
 import { DEPTH, type Metrics, mean, scoreQuestion } from './metrics.ts'
 
-const VARIANTS = ['before', 'session', 'session+filter', 'mentioned', 'mentioned+when'] as const
+const VARIANTS = [
+  'before',
+  'session',
+  'session+keep',
+  'session+filter',
+  'mentioned',
+  'mentioned+when',
+] as const
 type Variant = (typeof VARIANTS)[number]
 /** Which stored shape a variant reads. */
 const STORE_OF: Record<Variant, 'none' | 'session' | 'mentioned'> = {
   before: 'none',
   session: 'session',
+  'session+keep': 'session',
   'session+filter': 'session',
   mentioned: 'mentioned',
   'mentioned+when': 'mentioned',
@@ -91,6 +102,7 @@ function optionsFor(variant: Variant, query: string, now: number): RecallOptions
     return { ...base, time: false, since, until }
   }
   if (variant === 'mentioned+when') return { ...base, k: 30, time: true }
+  if (variant === 'session+keep') return { ...base, k: 30, time: false }
   return { ...base, time: true }
 }
 
@@ -133,6 +145,17 @@ async function runStore(
             mode,
           })
           let hits = result.hits.map((h) => ({ id: h.id, score: h.score, text: h.text }))
+          if (variant === 'session+keep') {
+            const windows = findTimeWindows(q.query, now)
+            hits = result.hits
+              .map((h) => {
+                const a = h.memory.happenedAt ?? h.memory.createdAt
+                const b = h.memory.happenedUntil ?? a
+                const inside = windows.some((w) => a < w.end && b >= w.start)
+                return { id: h.id, score: inside ? h.score * 1.3 : h.score, text: h.text }
+              })
+              .sort((x, y) => y.score - x.score)
+          }
           if (variant === 'mentioned+when' && asksWhen(q.query)) {
             const day = (id: string) => sessionDay(store.items[itemIndex(keysOf, store, id)]!)
             hits = hits
