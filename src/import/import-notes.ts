@@ -5,6 +5,7 @@ import type { NoteFile } from './bytes.ts'
 import type { ImportRun } from './import-run.ts'
 import { isNotePath, linkResolver, type ParsedNote, readNote } from './notes.ts'
 import { stablePageId } from './page-lines.ts'
+import { writePage } from './write-page.ts'
 
 /**
  * Stores each Markdown note as a page (front matter → tags and dates; headings and text as
@@ -28,7 +29,8 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
       importId: run.report.importId,
     }
     try {
-      await run.pages.add(
+      const written = await writePage(
+        run.memory,
         {
           pageId,
           title: note.title,
@@ -42,15 +44,15 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
           ...(note.happenedUntil !== undefined ? { happenedUntil: note.happenedUntil } : {}),
           meta,
         },
-        { id: note.path },
+        run.namespace,
       )
       pageIds.set(note, pageId)
+      run.pageWritten(note.path, written)
     } catch (error) {
       if (error instanceof InvalidInputError) run.skip(i + 1, note.path, error.message)
       else throw error
     }
   }
-  await run.pages.flush()
   run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds)
 }
 

@@ -1,21 +1,12 @@
 import type { MemoryApi } from '../core/types.ts'
 import type { ImportOrigin } from './conversation.ts'
 import type { ImportFormat, ImportFromOptions, ImportFromReport } from './options.ts'
-import { type PageStatus, PageWriter, type WrittenBatch } from './write-page.ts'
-
-/** What the importer wants back with a page: its source id, and what to do once it is stored. */
-export interface PageTag {
-  id: string
-  /** Run when the page was stored or changed (not when it was stored already). */
-  stored?: () => Promise<void>
-}
+import type { WrittenPage } from './write-page.ts'
 
 /** One import under way: the memory, the resolved options and the report it fills in. */
 export class ImportRun {
   readonly report: ImportFromReport
   readonly tag: string
-  /** Where the importers hand their pages; `finish()` stores the last batch. */
-  readonly pages: PageWriter<PageTag>
 
   constructor(
     readonly memory: MemoryApi,
@@ -25,7 +16,6 @@ export class ImportRun {
     readonly options: Pick<ImportFromOptions, 'onProgress' | 'extract'>,
   ) {
     this.tag = `import:${importId}`
-    this.pages = new PageWriter(memory, namespace, (batch, tags) => this.#written(batch, tags))
     this.report = {
       importId,
       format: format === 'auto' ? 'markdown' : format,
@@ -60,20 +50,12 @@ export class ImportRun {
     this.progress()
   }
 
-  async #written(batch: WrittenBatch, tags: PageTag[]): Promise<void> {
-    this.report.flagged += batch.flagged
-    for (const [i, { id, stored }] of tags.entries()) {
-      const page = batch.pages[i]!
-      this.#pageWritten(id, page.status, page.chunks)
-      if (page.status !== 'unchanged') await stored?.()
-    }
-    this.progress()
-  }
-
-  #pageWritten(id: string, status: PageStatus, chunks: number): void {
-    this.report[status]++
-    this.report.chunks += chunks
+  pageWritten(id: string, page: WrittenPage): void {
+    this.report[page.status]++
+    this.report.chunks += page.chunks
+    this.report.flagged += page.flagged
     this.report.done.push(id)
+    this.progress()
   }
 
   skip(entry: number, id: string, reason: string): void {

@@ -5,7 +5,7 @@ import { putEdge } from '../relations.ts'
 import { runWrite } from '../write/index.ts'
 import type { PreparedWrite } from '../write/prepare.ts'
 import { checkImportOptions } from './import-options.ts'
-import { groupPages, importPages, type PageImportDeps } from './import-pages.ts'
+import { importPage, type PageImportDeps } from './import-pages.ts'
 import { parseImport } from './parse-import.ts'
 
 /** What an import needs from the writer: its batch write path, ids, the backfill. */
@@ -17,10 +17,9 @@ export interface ImportDeps extends PageImportDeps {
 /**
  * `transfer.import`: the whole file parsed and checked first (`parseImport`; nothing is written
  * for a bad line), then the lines that are not page chunks in batches of `batchSize` (each all
- * or nothing; a line restoring the stored memory it was exported from is left out), then the
- * pages, each whole, grouped up to `batchSize` chunks a transaction (`importPages`), then the
+ * or nothing; a line restoring the stored memory it was exported from is left out), then each page whole in a transaction of its own (`importPage`), then the
  * relations between what the file brought, by where each memory landed. Emits `import`
- * progress after each batch and each group of pages.
+ * progress after each batch and each page.
  */
 export async function importMemories(
   ctx: EngineContext,
@@ -56,15 +55,12 @@ export async function importMemories(
     done += batch.length
     ctx.emit({ type: 'import', done, total })
   }
-  for (const group of groupPages(parsed.pages, batchSize)) {
-    const results = await importPages(ctx, group, deps)
-    group.forEach((page, i) => {
-      tally(
-        page.chunks.map((c) => c.write.id),
-        results[i]!,
-      )
-      done += page.chunks.length
-    })
+  for (const page of parsed.pages) {
+    tally(
+      page.chunks.map((c) => c.write.id),
+      await importPage(ctx, page, deps),
+    )
+    done += page.chunks.length
     ctx.emit({ type: 'import', done, total })
   }
   if (parsed.relations.length > 0) await importRelations(ctx, parsed.relations, landed)
