@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { POISON_THRESHOLD } from '../src/core/poison/index.ts'
-import { FEATURE_BUCKETS, readable } from '../src/core/poison/model/features.ts'
+import { FEATURE_BITS, FEATURE_BUCKETS, readable } from '../src/core/poison/model/features.ts'
 import { fnv1a } from '../src/core/poison/model/hash.ts'
 import { scoreReading } from '../src/core/poison/model/learned.ts'
 import {
@@ -199,7 +199,7 @@ function writeWeights(model: QuantisedModel, offset: number, sources: string[]):
   const base64 = Buffer.from(bytes).toString('base64')
   const text = `/**
  * The learned poison stage's weights, written by \`npm run train:poison\`: do not edit by hand.
- * int8 per hash bucket (2^18, base64), logit = bias + Σ w·count / 2^shift / √Σcount², then
+ * int8 per hash bucket (2^${FEATURE_BITS}, base64), logit = bias + Σ w·count / 2^shift / √Σcount, then
  * σ(logit + offset). Trained on: ${sources.join(', ')}.
  */
 export const LEARNED_WEIGHTS = {

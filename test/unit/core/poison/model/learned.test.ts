@@ -20,7 +20,7 @@ describe('the learned stage', () => {
     expect(fnv1a('é', 'w')).toBe(fnv1a('wé'))
   })
 
-  it('decodes the committed weights to 2^18 int8 values matching the digest they were written with, under 1 MB', () => {
+  it('decodes the committed weights to 2^16 int8 values matching the digest they were written with, under 1 MB', () => {
     const model = shippedModel()
     expect(model.weights).toHaveLength(FEATURE_BUCKETS)
     expect(digestOf(model)).toBe(LEARNED_WEIGHTS.digest)
