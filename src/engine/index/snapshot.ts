@@ -5,19 +5,29 @@ import { VectorIndex, type VectorIndexSnapshot } from '../../core/vector/index.t
 import type { EngramDatabase, SnapshotRow } from '../../storage/index.ts'
 import { IndexSet } from './index-set.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
+import {
+  type CatalogueSegment,
+  catalogueSegments,
+  hashText,
+  joinVectorSegments,
+  type VectorHead,
+  type VectorSegment,
+  vectorSegments,
+} from './segments.ts'
 
 /**
- * Bump when the shape of `SnapshotData` changes. 2: namespace+type groups and a digest. 3: the
- * catalogue in a row of its own, and the recall-counter mark it reflects.
+ * Bump when the shape of the saved rows changes. 2: namespace+type groups and a digest. 3: the
+ * catalogue in a row of its own, and the recall-counter mark it reflects. 4: segments (issue
+ * 25): a small manifest, the keyword index, the catalogue in segments of
+ * `CATALOGUE_SEGMENT_ROWS` and the vectors in segments of at most `VECTOR_SEGMENT_BYTES`; a
+ * save rewrites only the segments whose hash changed. A snapshot of an older version is not
+ * read: the open rebuilds from the tables (the truth) and the next save replaces it.
  */
-export const SNAPSHOT_VERSION = 3
+export const SNAPSHOT_VERSION = 4
+/** The manifest; every row of a snapshot has a name starting with it. */
 const SNAPSHOT_NAME = 'indexes'
-/**
- * The catalogue (every memory row, as one JSON text) beside the indexes, so an open reads one
- * value instead of every row (1.7 s of a 3.2 s cold start at 100k, issue 11). A row of its own:
- * IndexedDB caps one value's size, and the indexes are already most of that at 100k.
- */
-const CATALOGUE_NAME = 'indexes-catalogue'
+const catalogueName = (i: number) => `indexes:catalogue:${i}`
+const vectorName = (i: number) => `indexes:vectors:${i}`
 /**
  * A number that every flush of the recall counters bumps, in the flush's transaction: the one
  * change to the memory rows that writes no change-log entry, so the only way to tell that a
@@ -32,37 +42,30 @@ const COUNTERS_NAME = 'recall-counters'
 const ANALYZER_PROBE =
   'The owners were running auth_handler.ts with --no-verify on FH-2291; parseJSONFile said "ECONNRESET" at 10:45 about their cities'
 
-interface SnapshotData {
-  keyword: AsPlainObject
-  vector: VectorIndexSnapshot | null
+/** The manifest row's data: what the segments must be for the snapshot to be whole. */
+interface Manifest {
   /** The namespace+type numbering the vector rows were filed under. */
   groups: [string, number][]
-  /** {@link digestOf} at save time: a truncated or damaged image no longer matches it. */
-  digest: string
-}
-
-interface CatalogueData {
-  /** JSON of every memory row: one string clones and parses far faster than 100k objects. */
-  rows: string
-  /** The recall-counter mark the rows reflect; -1 when unknown (another tab flushed too). */
+  /** Hash of each catalogue segment, in order (the catalogue's rows in catalogue order). */
+  catalogue: string[]
+  /** The recall-counter mark the catalogue reflects; -1 when unknown (another tab flushed too). */
   counters: number
-  /** The `digest` of the index image saved with it: the two rows belong together. */
+  /** The keyword index: every save changes it, so it rides in the manifest's row. */
+  keyword: AsPlainObject
+  /** The vector index whole, when one segment would hold it; null for none or for segments. */
+  vector: VectorIndexSnapshot | null
+  /** The vector index's settings and row count when it is in segments. */
+  vectorHead: VectorHead | null
+  /** Hash of each vector segment, in order. */
+  vectors: string[]
+  /** {@link digestOf} at save time: a truncated or damaged image no longer matches it. */
   digest: string
 }
 
 /** Everything that changes what the indexes contain, hashed. */
 export function optionsHash(keywordOptions: Partial<KeywordIndexOptions>): string {
   const keyword = new KeywordIndex(keywordOptions)
-  return fnv1aHex(`${keyword.fingerprint()}|${analyze(ANALYZER_PROBE).join(' ')}`)
-}
-
-function fnv1aHex(text: string): string {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0')
+  return hashText(`${keyword.fingerprint()}|${analyze(ANALYZER_PROBE).join(' ')}`)
 }
 
 export interface SnapshotStamp {
@@ -76,12 +79,12 @@ export interface SnapshotStamp {
 }
 
 /**
- * Counts that any truncation changes: documents, terms, postings, vector rows and their arrays.
- * Cheaper than hashing every byte and enough to catch an image cut short or stitched together;
- * it walks the postings once, which loading does anyway.
+ * Counts that any truncation of the keyword image changes: documents, terms, postings, with the
+ * segment hashes. Cheaper than hashing every byte and enough to catch an image cut short or
+ * stitched together; it walks the postings once, which loading does anyway.
  */
-function digestOf(data: Omit<SnapshotData, 'digest'>): string {
-  const { keyword, vector, groups } = data
+function digestOf(manifest: Omit<Manifest, 'digest'>): string {
+  const { keyword, vector } = manifest
   let postings = 0
   for (const [, fields] of keyword.index) {
     for (const entry of Object.values(fields)) postings += Object.keys(entry).length
@@ -92,33 +95,45 @@ function digestOf(data: Omit<SnapshotData, 'digest'>): string {
     Object.keys(keyword.fieldLength).length,
     keyword.index.length,
     postings,
-    groups.length,
+    manifest.groups.length,
     vector ? vector.ids.length : -1,
     vector ? vector.codes.length : -1,
     vector ? vector.scales.length : -1,
     vector ? vector.signs.length : -1,
     vector ? vector.groups.length : -1,
     vector?.vectors ? vector.vectors.length : -1,
+    manifest.vectorHead?.rows ?? -1,
+    hashText([...manifest.catalogue, '|', ...manifest.vectors].join(' ')),
   ]
   return parts.join(':')
 }
 
+/**
+ * Saves the indexes as segments in one transaction, writing only the segments whose hash
+ * differs from the stored manifest's (a few catalogue segments after a few writes; the keyword
+ * index always), and deleting rows no longer named.
+ */
 export async function saveSnapshot(
   db: EngramDatabase,
   indexes: IndexSet,
   stamp: SnapshotStamp,
 ): Promise<void> {
-  const image = {
-    keyword: indexes.keyword.toJS(),
-    vector: indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null,
+  const keyword = indexes.keyword.toJS()
+  const catalogue = catalogueSegments(indexes.catalogue.values())
+  const whole = indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null
+  const split = whole ? vectorSegments(whole) : null
+  // One segment's worth rides in the manifest's row, as before segments: no second read.
+  const vectors = split && split.segments.length > 1 ? split : null
+  const partial: Omit<Manifest, 'digest'> = {
+    keyword,
     groups: indexes.groupEntries(),
-  }
-  const data: SnapshotData = { ...image, digest: digestOf(image) }
-  const catalogue: CatalogueData = {
-    rows: JSON.stringify([...indexes.catalogue.values()]),
+    catalogue: catalogue.map((segment) => segment.hash),
     counters: stamp.counters,
-    digest: data.digest,
+    vector: vectors ? null : whole,
+    vectorHead: vectors?.head ?? null,
+    vectors: vectors?.segments.map((segment) => segment.hash) ?? [],
   }
+  const manifest: Manifest = { ...partial, digest: digestOf(partial) }
   const row = (name: string, data: unknown): SnapshotRow => ({
     name,
     version: SNAPSHOT_VERSION,
@@ -129,9 +144,34 @@ export async function saveSnapshot(
     createdAt: stamp.now,
     data,
   })
-  await db.transaction('rw', db.snapshots, () =>
-    db.snapshots.bulkPut([row(SNAPSHOT_NAME, data), row(CATALOGUE_NAME, catalogue)]),
-  )
+  const wanted = [
+    ...catalogue.map((segment, i) => ({ name: catalogueName(i), segment })),
+    ...(vectors?.segments ?? []).map((segment, i) => ({ name: vectorName(i), segment })),
+  ]
+  const names = new Set([SNAPSHOT_NAME, ...wanted.map((w) => w.name)])
+  await db.transaction('rw', db.snapshots, async () => {
+    const stored = storedHashes(await db.snapshots.get(SNAPSHOT_NAME))
+    const rows = [row(SNAPSHOT_NAME, manifest)]
+    for (const { name, segment } of wanted) {
+      if (stored.get(name) !== segment.hash) rows.push(row(name, segment))
+    }
+    const existing = (await db.snapshots
+      .where('name')
+      .startsWith(SNAPSHOT_NAME)
+      .primaryKeys()) as string[]
+    await db.snapshots.bulkDelete(existing.filter((name) => !names.has(name)))
+    await db.snapshots.bulkPut(rows)
+  })
+}
+
+/** Segment name → hash, as a stored manifest of this version lists them. */
+function storedHashes(row: SnapshotRow | undefined): Map<string, string> {
+  const hashes = new Map<string, string>()
+  const manifest = row?.data as Manifest | undefined
+  if (!row || row.version !== SNAPSHOT_VERSION || !manifest) return hashes
+  for (const [i, hash] of (manifest.catalogue ?? []).entries()) hashes.set(catalogueName(i), hash)
+  for (const [i, hash] of (manifest.vectors ?? []).entries()) hashes.set(vectorName(i), hash)
+  return hashes
 }
 
 /** The recall-counter mark now: 0 before any flush. Inside the caller's transaction, if any. */
@@ -156,24 +196,34 @@ export async function bumpCountersMark(db: EngramDatabase, now: number): Promise
 }
 
 /**
- * The catalogue saved with the index image `digest` and stamped like `row`, parsed; undefined
- * when it is missing, from another save or damaged (the caller reads the rows instead).
+ * The catalogue the manifest lists, parsed from its segments; undefined when one is missing,
+ * from another save or damaged (the caller reads the rows instead).
  */
 function catalogueOf(
-  row: SnapshotRow | undefined,
-  stamp: SnapshotRow,
-  digest: string,
-): { rows: Memory[]; counters: number } | undefined {
-  const data = row?.data as CatalogueData | undefined
-  if (!row || row.version !== stamp.version || row.seq !== stamp.seq) return undefined
-  if (!data || data.digest !== digest || typeof data.rows !== 'string') return undefined
-  try {
-    const rows = JSON.parse(data.rows) as unknown
-    if (!Array.isArray(rows) || rows.length !== stamp.count) return undefined
-    return { rows: rows as Memory[], counters: data.counters }
-  } catch {
-    return undefined
+  rows: readonly (SnapshotRow | undefined)[],
+  manifest: Manifest,
+  count: number,
+): Memory[] | undefined {
+  const memories: Memory[] = []
+  for (const [i, row] of rows.entries()) {
+    const segment = row?.data as CatalogueSegment | undefined
+    if (
+      !row ||
+      row.version !== SNAPSHOT_VERSION ||
+      !segment ||
+      segment.hash !== manifest.catalogue[i]
+    ) {
+      return undefined
+    }
+    try {
+      const parsed = JSON.parse(segment.rows) as unknown
+      if (!Array.isArray(parsed)) return undefined
+      for (const memory of parsed as Memory[]) memories.push(memory)
+    } catch {
+      return undefined
+    }
   }
+  return memories.length === count ? memories : undefined
 }
 
 /** Why a snapshot was not used, for stats and logs. */
@@ -181,33 +231,43 @@ export type SnapshotRejection = 'missing' | 'version' | 'options' | 'model' | 'c
 
 /**
  * Loads the saved indexes if they were built with the same options and model; otherwise says
- * why not. A snapshot that does not match its digest, or throws while loading, counts as corrupt
- * and is deleted. The caller still checks the loaded indexes against the tables.
+ * why not. A snapshot whose keyword image does not match its digest, whose vector segments do
+ * not match the manifest, or that throws while loading, counts as corrupt and is deleted. A
+ * catalogue segment that does not match only means the catalogue is read from the table. The
+ * caller still checks the loaded indexes against the tables.
  */
 export async function loadSnapshot(
   db: EngramDatabase,
   expected: { optionsHash: string; model: string | null },
   keywordOptions: Partial<KeywordIndexOptions>,
 ): Promise<{ indexes: IndexSet; row: SnapshotRow } | { rejected: SnapshotRejection }> {
-  const [row, catalogueRow] = await db.transaction('r', db.snapshots, () =>
-    db.snapshots.bulkGet([SNAPSHOT_NAME, CATALOGUE_NAME]),
-  )
+  const row = await db.snapshots.get(SNAPSHOT_NAME)
   if (!row) return { rejected: 'missing' }
   if (row.version !== SNAPSHOT_VERSION) return { rejected: 'version' }
   if (row.optionsHash !== expected.optionsHash) return { rejected: 'options' }
-  const data = row.data as SnapshotData | undefined
-  if (row.model !== expected.model && data?.vector) return { rejected: 'model' }
+  const manifest = row.data as Manifest | undefined
+  const hasVectors = manifest?.vector || manifest?.vectorHead
+  if (row.model !== expected.model && hasVectors) return { rejected: 'model' }
   try {
-    if (!data || typeof data !== 'object' || !data.keyword) throw new Error('no keyword index')
-    if (!Array.isArray(data.groups) || data.digest !== digestOf(data)) {
+    if (!manifest || !Array.isArray(manifest.catalogue) || !Array.isArray(manifest.groups)) {
+      throw new Error('no manifest')
+    }
+    if (!manifest.keyword || manifest.digest !== digestOf(manifest)) {
       throw new Error('digest mismatch')
     }
-    const keyword = new KeywordIndex(keywordOptions, data.keyword)
-    const vectors = data.vector ? VectorIndex.deserialize(data.vector) : null
+    const catalogueRows = await db.snapshots.bulkGet(
+      manifest.catalogue.map((_, i) => catalogueName(i)),
+    )
+    const keyword = new KeywordIndex(keywordOptions, manifest.keyword)
     if (row.count !== keyword.size) throw new Error('count mismatch')
-    const indexes = new IndexSet(keyword, vectors, data.groups)
-    const catalogue = catalogueOf(catalogueRow, row, data.digest)
-    if (catalogue) indexes.restoreCatalogue(catalogue.rows, catalogue.counters)
+    const vectors = manifest.vectorHead
+      ? await readVectors(db, manifest, manifest.vectorHead)
+      : manifest.vector
+        ? VectorIndex.deserialize(manifest.vector)
+        : null
+    const indexes = new IndexSet(keyword, vectors, manifest.groups)
+    const catalogue = catalogueOf(catalogueRows, manifest, row.count)
+    if (catalogue) indexes.restoreCatalogue(catalogue, manifest.counters)
     return { indexes, row }
   } catch {
     await deleteSnapshot(db)
@@ -215,6 +275,22 @@ export async function loadSnapshot(
   }
 }
 
+/** The vector index from the segments the manifest lists; throws when one does not match. */
+async function readVectors(
+  db: EngramDatabase,
+  manifest: Manifest,
+  head: VectorHead,
+): Promise<VectorIndex> {
+  const rows = await db.snapshots.bulkGet(manifest.vectors.map((_, i) => vectorName(i)))
+  const segments = rows.map((row, i) => {
+    const segment = row?.data as VectorSegment | undefined
+    if (!segment || segment.hash !== manifest.vectors[i]) throw new Error('vector segment mismatch')
+    return segment
+  })
+  return VectorIndex.deserialize(joinVectorSegments(head, segments))
+}
+
+/** Deletes every row of the snapshot, of any version (the counter mark stays). */
 export async function deleteSnapshot(db: EngramDatabase): Promise<void> {
-  await db.snapshots.bulkDelete([SNAPSHOT_NAME, CATALOGUE_NAME])
+  await db.snapshots.where('name').startsWith(SNAPSHOT_NAME).delete()
 }

@@ -41,7 +41,7 @@ describe('the catalogue saved with the snapshot', () => {
     const names = (await db.snapshots.toCollection().primaryKeys()).sort()
     const rows = await db.memories.toArray()
     db.close()
-    expect(names).toEqual(['indexes', 'indexes-catalogue', 'recall-counters'])
+    expect(names).toEqual(['indexes', 'indexes:catalogue:0', 'recall-counters'])
     const second = await engine({ name: 'catalogue-saved', ...idb })
     expect((await second.inspect.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
     const held = await recalled(second, 'metric units', ids[1]!)
@@ -91,10 +91,10 @@ describe('the catalogue saved with the snapshot', () => {
     expect((await second.inspect.verify()).ok).toBe(true)
   })
 
-  it('is read from the table when the catalogue row is damaged or from another save', async () => {
+  it('is read from the table when a catalogue segment is damaged or from another save', async () => {
     const { idb, ids } = await closedMemory('catalogue-damaged')
     const db = await tables('catalogue-damaged', idb)
-    const saved = (await db.snapshots.get('indexes-catalogue'))!
+    const saved = (await db.snapshots.get('indexes:catalogue:0'))!
     await db.snapshots.put({ ...saved, data: { ...(saved.data as object), rows: '[{"id":' } })
     // Behind the engine's back, so only a catalogue read from the table shows it.
     const row = (await db.memories.get(ids[1]!))!
@@ -104,9 +104,9 @@ describe('the catalogue saved with the snapshot', () => {
     expect((await second.inspect.stats()).open?.restored).toBe('snapshot')
     expect((await recalled(second, 'metric units', ids[1]!))?.confirmations).toBe(7)
     await second.close()
-    // A catalogue row stamped for another snapshot than the index image beside it.
+    // A catalogue segment of another save than the manifest names (its hash differs).
     const db2 = await tables('catalogue-damaged', idb)
-    await db2.snapshots.put({ ...saved, seq: saved.seq - 1 })
+    await db2.snapshots.put({ ...saved, data: { ...(saved.data as object), hash: 'other:4' } })
     db2.close()
     const third = await engine({ name: 'catalogue-damaged', ...idb })
     expect((await recalled(third, 'metric units', ids[1]!))?.confirmations).toBe(7)

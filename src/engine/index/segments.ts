@@ -1,0 +1,148 @@
+import type { Memory } from '../../core/types.ts'
+import type { VectorIndexSnapshot } from '../../core/vector/index.ts'
+
+/**
+ * Memories per catalogue segment: small enough that a write touching a few memories rewrites a
+ * few hundred kB, not the whole catalogue (a segment changes when one of its rows does).
+ */
+export const CATALOGUE_SEGMENT_ROWS = 2000
+/**
+ * Bytes per vector segment at most: far under Chromium's 133 MB cap on one IndexedDB value, so
+ * the cap limits segments, not the store (issue 25).
+ */
+export const VECTOR_SEGMENT_BYTES = 32 * 1024 * 1024
+
+/** One catalogue segment: the JSON of its rows (one string clones and parses far faster). */
+export interface CatalogueSegment {
+  rows: string
+  /** {@link hashText} of `rows`: the head lists it, so a segment from another save is refused. */
+  hash: string
+}
+
+/** The settings of a vector snapshot, without its rows (they are in the segments). */
+export type VectorHead = Omit<
+  VectorIndexSnapshot,
+  'ids' | 'codes' | 'scales' | 'signs' | 'groups' | 'vectors'
+> & { rows: number }
+
+/** One vector segment: rows `from` .. `from + ids.length` of the snapshot's arrays. */
+export interface VectorSegment {
+  ids: string[]
+  codes: Int8Array
+  scales: Float32Array
+  signs: Uint32Array
+  groups: Uint16Array
+  vectors?: Float32Array
+  hash: string
+}
+
+/** The catalogue in segments of {@link CATALOGUE_SEGMENT_ROWS}, in catalogue order. */
+export function catalogueSegments(memories: Iterable<Memory>): CatalogueSegment[] {
+  const segments: CatalogueSegment[] = []
+  let batch: Memory[] = []
+  const flush = () => {
+    const rows = JSON.stringify(batch)
+    segments.push({ rows, hash: `${hashText(rows)}:${batch.length}` })
+    batch = []
+  }
+  for (const memory of memories) {
+    batch.push(memory)
+    if (batch.length === CATALOGUE_SEGMENT_ROWS) flush()
+  }
+  if (batch.length > 0) flush()
+  return segments
+}
+
+/** The vector snapshot's settings and its rows in segments of at most `maxBytes`. */
+export function vectorSegments(
+  snapshot: VectorIndexSnapshot,
+  maxBytes = VECTOR_SEGMENT_BYTES,
+): {
+  head: VectorHead
+  segments: VectorSegment[]
+} {
+  const { ids, codes, scales, signs, groups, vectors, ...settings } = snapshot
+  const n = ids.length
+  const signWidth = n > 0 ? signs.length / n : 0
+  const rowBytes = snapshot.stride + 4 + signWidth * 4 + 2 + (vectors ? snapshot.dims * 4 : 0) + 64
+  const perSegment = Math.max(1, Math.floor(maxBytes / rowBytes))
+  const segments: VectorSegment[] = []
+  for (let from = 0; from < n; from += perSegment) {
+    const to = Math.min(n, from + perSegment)
+    // `slice`, not `subarray`: a view would clone its whole buffer into every segment.
+    const segment: Omit<VectorSegment, 'hash'> = {
+      ids: ids.slice(from, to),
+      codes: codes.slice(from * snapshot.stride, to * snapshot.stride),
+      scales: scales.slice(from, to),
+      signs: signs.slice(from * signWidth, to * signWidth),
+      groups: groups.slice(from, to),
+      ...(vectors ? { vectors: vectors.slice(from * snapshot.dims, to * snapshot.dims) } : {}),
+    }
+    segments.push({ ...segment, hash: hashVectorSegment(segment) })
+  }
+  return { head: { ...settings, rows: n }, segments }
+}
+
+/** The vector snapshot again from its head and segments, in order; throws on a short one. */
+export function joinVectorSegments(
+  head: VectorHead,
+  segments: readonly VectorSegment[],
+): VectorIndexSnapshot {
+  const { rows, ...settings } = head
+  const ids: string[] = []
+  for (const segment of segments) for (const id of segment.ids) ids.push(id)
+  if (ids.length !== rows) throw new Error(`expected ${rows} vector rows, got ${ids.length}`)
+  const join = <T extends Int8Array | Float32Array | Uint32Array | Uint16Array>(
+    make: new (length: number) => T,
+    part: (segment: VectorSegment) => T | undefined,
+  ): T => {
+    let length = 0
+    for (const segment of segments) length += part(segment)?.length ?? 0
+    const out = new make(length)
+    let at = 0
+    for (const segment of segments) {
+      const array = part(segment)
+      if (!array) continue
+      out.set(array, at)
+      at += array.length
+    }
+    return out
+  }
+  const hasVectors = segments.length > 0 && segments.every((s) => s.vectors !== undefined)
+  return {
+    ...settings,
+    ids,
+    codes: join(Int8Array, (s) => s.codes),
+    scales: join(Float32Array, (s) => s.scales),
+    signs: join(Uint32Array, (s) => s.signs),
+    groups: join(Uint16Array, (s) => s.groups),
+    ...(hasVectors ? { vectors: join(Float32Array, (s) => s.vectors) } : {}),
+  }
+}
+
+/** FNV-1a of a text's UTF-16 units, as 8 hex digits. */
+export function hashText(text: string): string {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/** A hash of every id and array byte of a segment, so an unchanged one is not rewritten. */
+function hashVectorSegment(segment: Omit<VectorSegment, 'hash'>): string {
+  let hash = 0x811c9dc5
+  const mix = (bytes: Uint8Array) => {
+    const whole = bytes.length & ~3
+    const words = new Int32Array(bytes.buffer, bytes.byteOffset, whole >> 2)
+    for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193)
+    for (let i = whole; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193)
+  }
+  for (const array of [segment.codes, segment.scales, segment.signs, segment.groups]) {
+    mix(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
+  }
+  if (segment.vectors) mix(new Uint8Array(segment.vectors.buffer))
+  const ids = hashText(segment.ids.join('\u0000'))
+  return `${(hash >>> 0).toString(16).padStart(8, '0')}${ids}:${segment.ids.length}`
+}

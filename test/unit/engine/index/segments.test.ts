@@ -1,0 +1,70 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { VectorIndex } from '../../../../src/core/vector/index.ts'
+import { IndexSet } from '../../../../src/engine/index/index-set.ts'
+import {
+  CATALOGUE_SEGMENT_ROWS,
+  joinVectorSegments,
+  vectorSegments,
+} from '../../../../src/engine/index/segments.ts'
+import { loadSnapshot, optionsHash, saveSnapshot } from '../../../../src/engine/index/snapshot.ts'
+import { EngramDatabase } from '../../../../src/storage/index.ts'
+import { TEST_SEED, uniform } from '../../../helpers/random.ts'
+import { row } from '../fixtures.ts'
+
+function randomUnit(next: () => number, dims: number): Float32Array {
+  const v = Float32Array.from({ length: dims }, () => next() - 0.5)
+  const norm = Math.hypot(...v)
+  return v.map((x) => x / norm)
+}
+
+const stamp = (seq: number, count: number) => ({
+  seq,
+  optionsHash: optionsHash({}),
+  model: 'm',
+  count,
+  now: seq,
+  counters: 0,
+})
+
+describe('snapshot segments', () => {
+  it('split a vector snapshot by rows and join it back to the same index', () => {
+    const next = uniform(TEST_SEED)
+    const index = new VectorIndex(16)
+    for (let i = 0; i < 50; i++) index.add(`v${i}`, randomUnit(next, 16), i % 3)
+    const snapshot = index.serialize()
+    const { head, segments } = vectorSegments(snapshot, 1000)
+    expect(segments.length).toBeGreaterThan(3)
+    expect(segments.reduce((n, s) => n + s.ids.length, 0)).toBe(50)
+    const joined = joinVectorSegments(head, segments)
+    expect(joined).toEqual(snapshot)
+    const query = randomUnit(next, 16)
+    expect(VectorIndex.deserialize(joined).search(query, 5)).toEqual(index.search(query, 5))
+    expect(() => joinVectorSegments(head, segments.slice(1))).toThrow(/vector rows/)
+  })
+
+  it('are rewritten only where the catalogue changed, and load back whole', async () => {
+    const db = new EngramDatabase('segments', { indexedDB: new IDBFactory(), IDBKeyRange })
+    await db.open()
+    const count = 2 * CATALOGUE_SEGMENT_ROWS + 10
+    const indexes = IndexSet.empty({}, 0)
+    for (let i = 0; i < count; i++) indexes.put(row(`m${String(i).padStart(5, '0')}`, `fact ${i}`))
+    await saveSnapshot(db, indexes, stamp(1, count))
+    const last = indexes.catalogue.get('m04005')!
+    indexes.put({ ...last, text: 'fact changed' })
+    await saveSnapshot(db, indexes, stamp(2, count))
+    const seqs = Object.fromEntries((await db.snapshots.toArray()).map((r) => [r.name, r.seq]))
+    expect(seqs).toEqual({
+      indexes: 2,
+      'indexes:catalogue:0': 1,
+      'indexes:catalogue:1': 1,
+      'indexes:catalogue:2': 2,
+    })
+    const loaded = await loadSnapshot(db, { optionsHash: optionsHash({}), model: 'm' }, {})
+    if (!('indexes' in loaded)) throw new Error(`rejected: ${loaded.rejected}`)
+    expect(loaded.indexes.restoredCounters).toBe(0)
+    expect([...loaded.indexes.catalogue.values()]).toEqual([...indexes.catalogue.values()])
+    expect(loaded.indexes.keyword.search('changed', 5).map((h) => h.id)).toEqual(['m04005'])
+    db.close()
+  })
+})
