@@ -8,6 +8,7 @@ import type { PageInfo, StoredPage } from '../../src/core/types.ts'
 import {
   BROWSER_TESTS,
   inPage,
+  modelReady,
   openApp,
   recallInUi,
   screenshot,
@@ -105,6 +106,66 @@ describe.skipIf(!BROWSER_TESTS)('pages in the Engram app', () => {
     expect(dialogs).toEqual([])
     expect(rig().pageErrors).toEqual([])
   })
+
+  it("shows a page's embedding progress on its row once the model it waited for loads", async () => {
+    const context = await rig().newContext()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // The model's weights wait until the page is stored and listed: its chunks go in without
+    // vectors, and the backfill that embeds them starts only when the model is ready.
+    await context.route('**/models/engram-test/tiny/**/*.onnx', async (route) => {
+      await held
+      await route.continue()
+    })
+    const page = await context.newPage()
+    const memory = uniqueMemory('pages-progress')
+    await openApp(page, rig().url({ memory, model: 'engram-test/tiny', remote: '0' }))
+    await page.evaluate(() => {
+      const seen: string[] = []
+      ;(window as unknown as { chipTexts: string[] }).chipTexts = seen
+      new MutationObserver(() => {
+        for (const chip of document.querySelectorAll<HTMLElement>('#pages-list .page-embedding')) {
+          const text = chip.hidden ? '(hidden)' : (chip.textContent ?? '')
+          if (seen.at(-1) !== text) seen.push(text)
+        }
+      }).observe(document.querySelector('#pages-list')!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      })
+    })
+    await page.setInputFiles('#page-form [name="file"]', {
+      name: 'service-guide.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from(GUIDE),
+    })
+    await page.waitForFunction(() => document.querySelector('#page-result')?.textContent !== '')
+    expect(await page.textContent('#page-result')).toBe(
+      'Stored “service-guide.md”: 3 chunks, 0 embedded (the model is still loading: they are embedded in the background once it is ready).',
+    )
+    const item = page.locator('#pages-list .page-item')
+    await expect.poll(() => item.count(), { timeout: 5000 }).toBe(1)
+    const hits = await recallInUi(page, 'auth handler')
+    expect(hits[0]?.text).toMatch(/^## Auth\n\nEvery request passes through auth_handler/)
+
+    release()
+    await modelReady(page)
+    await expect
+      .poll(() => inPage<number>(page, 'return (await memory.inspect.stats()).pendingVectors'), {
+        timeout: 60_000,
+      })
+      .toBe(0)
+    await expect.poll(() => item.locator('.page-embedding').isHidden()).toBe(true)
+    const texts = await page.evaluate(
+      () => (window as unknown as { chipTexts: string[] }).chipTexts,
+    )
+    expect(texts).toContain('0 of 3 chunks embedded')
+    expect(texts.at(-1)).toBe('(hidden)')
+    expect(rig().pageErrors).toEqual([])
+  }, 180_000)
 
   it('adds a pasted page under its title, and an HTML file as text under its file name', async () => {
     const context = await rig().newContext()
