@@ -4,7 +4,8 @@
  * remembered through the "Remember selection" handler, then recalled in the side panel with its
  * explanation and source. Playwright cannot click a context menu, so the test makes a real
  * selection (a triple click) and calls, in the service worker, the very function the menu's
- * `onClicked` listener calls, with the menu's `info` and the real tab.
+ * `onClicked` listener calls, with the menu's `info` and the real tab. The side panel's import
+ * card is given the ChatGPT fixture through its file input, as a picked file.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,6 +23,7 @@ import {
 } from './persistent-chromium.ts'
 
 const MENU_ID = 'engram-remember-selection'
+const CHATGPT_EXPORT = join(ROOT, 'test/fixtures/import/chatgpt-conversations.json')
 const FACT = 'The staging database is restored from the nightly snapshot at 03:00 UTC.'
 
 const ARTICLE = `<!doctype html>
@@ -174,6 +176,47 @@ describe.skipIf(!SYSTEM_CHROMIUM_TESTS)('the browser extension in Chromium', () 
     expect(hits[0]?.explanation).toMatch(
       /^matched \[[^\]]*snapshot[^\]]*\] \(bm25 [\d.]+ #1\) \+ semantic [\d.]+ \(#1\)/,
     )
+    expect(chromium.pageErrors).toEqual([])
+  })
+
+  it('imports a ChatGPT export in the side panel with progress and what came in, then undoes it as one step', async () => {
+    const panel = await openSidePanel()
+    const count = () =>
+      panel.evaluate(() =>
+        (
+          globalThis as unknown as { engram: { memory: { count(): Promise<number> } } }
+        ).engram.memory.count(),
+      )
+    const before = await count()
+    await panel.setInputFiles('#import-file', CHATGPT_EXPORT)
+    await panel.waitForSelector('body[data-import="done"]', { state: 'attached' })
+    expect(await panel.textContent('#import-line')).toMatch(
+      /^ChatGPT export \(conversations\.json\), told by its first conversation: 2 read; 2 new, 0 changed, 0 already stored; \d+ chunks\.$/,
+    )
+    expect(await panel.getAttribute('#import-progress', 'value')).toBe(
+      await panel.getAttribute('#import-progress', 'max'),
+    )
+    const pages = await panel.$$eval('#import-pages li', (items) => items.map((i) => i.textContent))
+    expect(pages).toHaveLength(2)
+    expect(pages.join('\n')).toMatch(
+      /^Sourdough starter: \d+ chunks?\nThree days in Lisbon: \d+ chunks?$/,
+    )
+    const chunks = pages.reduce((n, line) => n + Number(/: (\d+) chunk/.exec(line ?? '')![1]), 0)
+    expect(await count()).toBe(before + chunks)
+    // The same file again adds nothing.
+    await panel.evaluate(() => {
+      document.body.dataset.import = ''
+    })
+    await panel.setInputFiles('#import-file', CHATGPT_EXPORT)
+    await panel.waitForSelector('body[data-import="done"]', { state: 'attached' })
+    expect(await panel.textContent('#import-line')).toContain('0 new, 0 changed, 2 already stored')
+    expect(await count()).toBe(before + chunks)
+
+    await panel.click('#import-undo')
+    await panel.waitForSelector('body[data-import="undone"]', { state: 'attached' })
+    expect(await panel.textContent('#import-line')).toBe('Undone: 2 pages removed.')
+    expect(await count()).toBe(before)
+    expect(await panel.isHidden('#import-undo')).toBe(true)
     expect(chromium.pageErrors).toEqual([])
   })
 

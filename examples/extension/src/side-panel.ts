@@ -1,11 +1,13 @@
 /**
- * The side panel: recall with explanations, remember by hand, and the latest memories (a
- * "Remember selection" from any tab shows up here at once, through the memory's change events).
+ * The side panel: recall with explanations, remember by hand, import another assistant's
+ * history (`import-card.ts`), and the latest memories (a "Remember selection" from any tab
+ * shows up here at once, through the memory's change events).
  */
 import { connectMemory, type MemoryClient, type RecallHit } from 'engram'
 // The PWA's words: the panel counts, and explains a keyword-only recall, as the app does.
 import { whoAnswers } from '../../../src/app/model-reason.ts'
 import { counted, DEGRADED_WORDS } from '../../../src/app/words.ts'
+import { mountImportCard } from './import-card.ts'
 import { CONNECT, MEMORY_NAME } from './messages.ts'
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
   }
   memory = await openPanelMemory(() => void refreshRecent())
   await refreshRecent()
+  mountImportCard(memory)
 
   $('recall-form').addEventListener('submit', async (event) => {
     event.preventDefault()
