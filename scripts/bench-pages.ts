@@ -13,8 +13,8 @@
  * seconds (a quadratic case blocks its event loop, so nothing inside could stop it).
  *
  * Ingest times include chunking, the poison screen (`poison: 'flag'`: random words do match it), embedding every chunk (batches of
- * `EMBED_CHUNK`), one transaction and the index updates: `rememberPage` returns once all of it
- * is done.
+ * `EMBED_CHUNK`), one transaction and the index updates: every call passes `wait: 'vectors'`, so it returns
+ * once all of it is done (the default returns before the vectors, which the backfill fills).
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -84,15 +84,33 @@ async function bigPage(): Promise<void> {
   const engine = await open('big')
   const text = markdownPage(pageKb * 1024, 1)
   const first = await timed(`one ${pageKb} KB page`, () =>
-    engine.pages.remember({ title: 'Big guide', text, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({
+      title: 'Big guide',
+      text,
+      source: 'big.md',
+      poison: 'flag',
+      wait: 'vectors',
+    }),
   )
   const at = text.indexOf('### Topic 5\n\n')
   const edited = `${text.slice(0, at)}### Topic 5\n\nOne new opening sentence here.\n\n${text.slice(at + 13)}`
   await timed('the same page, one section edited', () =>
-    engine.pages.remember({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({
+      title: 'Big guide',
+      text: edited,
+      source: 'big.md',
+      poison: 'flag',
+      wait: 'vectors',
+    }),
   )
   await timed('the same page again', () =>
-    engine.pages.remember({ title: 'Big guide', text: edited, source: 'big.md', poison: 'flag' }),
+    engine.pages.remember({
+      title: 'Big guide',
+      text: edited,
+      source: 'big.md',
+      poison: 'flag',
+      wait: 'vectors',
+    }),
   )
   console.log(`  (${first.chunks} chunks, ${(text.length / 1024).toFixed(0)} KB)`)
   await engine.close()
@@ -109,6 +127,7 @@ async function smallPages(engine: MemoryEngine): Promise<void> {
           text,
           source: `${i}.md`,
           poison: 'flag',
+          wait: 'vectors',
         })
       ).chunks
     }

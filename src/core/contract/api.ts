@@ -76,11 +76,14 @@ export interface PagesApi {
   /**
    * Stores a long text as chunks in one transaction: the same text again is `unchanged`; a
    * changed page (same `pageId`, or same namespace + title + source) is re-chunked and only the
-   * chunks whose text changed are embedded.
+   * chunks whose text changed are embedded. It returns once the chunks are stored and
+   * keyword-searchable (`wait: 'stored'`, the default); their vectors fill in the background
+   * (`pending` counts those still missing, `page-embedding` events say how far it got, and a
+   * reload resumes). `wait: 'vectors'` embeds them before returning.
    *
    * @example
    * await memory.pages.remember({ title: 'Agent guide', text: '# Install\n\nRun `npm i`.' })
-   * // => { pageId: '01J…', chunks: 1, status: 'created', embedded: 1 }
+   * // => { pageId: '01J…', chunks: 1, status: 'created', embedded: 0, pending: 1 }
    */
   remember(input: RememberPageInput): Promise<PageResult>
   /** The page reassembled from its chunks, or undefined. */

@@ -5,10 +5,11 @@ import type { AnalyzedQuery } from './analyze-query.ts'
 
 /**
  * Whether a query is only a time: it names a window and leaves no word to search for once its
- * time words are out ("what did I do last week?"), so the lists have nothing to find.
+ * time words are out ("what did I do last week?"); the lists would find only memories that
+ * happen to say "week".
  */
 export function onlyTime(q: AnalyzedQuery): boolean {
-  return q.windows.length > 0 && q.terms.length === 0 && q.phrases.length === 0
+  return q.windows.length > 0 && q.termsBesideTime.length === 0 && q.phrases.length === 0
 }
 
 /**

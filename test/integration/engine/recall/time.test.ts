@@ -53,14 +53,20 @@ describe('time in recall', () => {
     expect(hits.find((h) => h.id === stay)!.boosts.map((b) => b.name)).toContain('time')
   })
 
-  it('leaves the time words out of the keyword terms', async () => {
-    const { e } = await dinners()
-    const note = await e.remember('May is a fine name for a cat')
+  it('keeps the time words as keywords, and boosts only what happened in the window', async () => {
+    const { e, april, may, june } = await dinners()
+    const note = await e.remember('Dinner with Ana, May 2023 menu planned', {
+      happenedAt: Date.UTC(2023, 0, 9),
+    })
     const { hits } = await recall(e, 'May 2023 dinner')
-    expect(hits.map((h) => h.id)).not.toContain(note.id)
-    // With time words off, "May" is a word again.
+    // The note says "May 2023" and is found by those words; of the dinners that say neither,
+    // the one that happened in May ranks first.
+    const ids = hits.map((h) => h.id)
+    expect(ids).toContain(note.id)
+    expect(ids.indexOf(may)).toBeLessThan(ids.indexOf(april))
+    expect(ids.indexOf(may)).toBeLessThan(ids.indexOf(june))
+    expect(hits.find((h) => h.id === note.id)!.boosts.map((b) => b.name)).not.toContain('time')
     const words = await recall(e, 'May 2023 dinner', { time: false })
-    expect(words.hits.map((h) => h.id)).toContain(note.id)
     expect(words.hits.every((h) => h.boosts.every((b) => b.name !== 'time'))).toBe(true)
   })
 

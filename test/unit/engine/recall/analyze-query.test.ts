@@ -59,23 +59,25 @@ describe('analyzeQuery', () => {
     expect(analyzeQuery('"metric units"', keyword).embedText).toBe('metric units')
   })
 
-  it('resolves time words against the clock and leaves them out of the terms', () => {
+  it('resolves time words against the clock and keeps them in the terms, apart from the rest', () => {
     const q = analyzeQuery('what did Ana say last week about the lease?', keyword, {
       now: Date.UTC(2024, 2, 14),
     })
     expect(q.windows.map((w) => [w.text, w.start, w.end])).toEqual([
       ['last week', Date.UTC(2024, 2, 4), Date.UTC(2024, 2, 11)],
     ])
-    expect(q.text).toBe('what did Ana say about the lease?')
-    expect(q.terms).not.toContain('week')
+    expect(q.text).toBe('what did Ana say last week about the lease?')
+    expect(q.terms).toContain('week')
+    expect(q.termsBesideTime).not.toContain('week')
+    expect(q.termsBesideTime).toContain('leas')
     expect(q.embedText).toBe(q.text)
   })
 
   it('reads no time words without a clock, and keeps a query of time words alone to embed', () => {
     expect(analyzeQuery('in May 2023', keyword).windows).toEqual([])
     const q = analyzeQuery('in May 2023', keyword, { now: Date.UTC(2024, 0, 1) })
-    expect(q.text).toBe('')
-    expect(q.terms).toEqual([])
+    expect(q.text).toBe('in May 2023')
+    expect(q.termsBesideTime).toEqual([])
     expect(q.embedText).toBe('in May 2023')
   })
 })
