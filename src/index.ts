@@ -75,6 +75,8 @@ export {
 } from './core/options.ts'
 export { analyseText, screenText } from './core/poison/index.ts'
 export { startingSyncStatus } from './core/sync-status.ts'
+export type { MentionedTime, TimeWindow, TimeWindowOptions, WindowUnit } from './core/time/index.ts'
+export { asksWhen, findTimeWindows, formatWindow, resolveMentionedTime } from './core/time/index.ts'
 export type * from './core/types.ts'
 export {
   CONFIDENCE_LEVELS,

@@ -123,11 +123,9 @@ export class EngramSystem implements BenchSystem {
     const storedBytes = await databaseBytes(this.#env.indexedDB, dbName)
     const db = await request(this.#env.indexedDB.open(dbName))
     try {
-      const row = await request(db.transaction('snapshots').objectStore('snapshots').get('indexes'))
-      const catalogue = await request(
-        db.transaction('snapshots').objectStore('snapshots').get('indexes-catalogue'),
-      )
-      const snapshotBytes = (row ? approxBytes(row) : 0) + (catalogue ? approxBytes(catalogue) : 0)
+      // The manifest row and its segments (`indexes:catalogue:<i>`, `indexes:vectors:<i>`).
+      const rows = await snapshotRows(db, this.#env.IDBKeyRange)
+      const snapshotBytes = rows.reduce((sum, row) => sum + approxBytes(row), 0)
       return { storedBytes, snapshotBytes }
     } finally {
       db.close()
@@ -148,8 +146,8 @@ export class EngramSystem implements BenchSystem {
   }
 
   /**
-   * Where a cold start goes, read apart with raw IndexedDB calls: the snapshot row, each index
-   * rebuilt from it, the catalogue row and its parse, the memory ids the open checks it against,
+   * Where a cold start goes, read apart with raw IndexedDB calls: the manifest row, each index
+   * rebuilt from it, the catalogue segments and their parse, the memory ids the open checks it against,
    * and (for comparison, off the open's path) every row; `open` is the engine's own figure.
    */
   async coldStartParts(): Promise<Record<string, number>> {
@@ -173,15 +171,16 @@ export class EngramSystem implements BenchSystem {
         parts.loadVectorIndex = performance.now() - t
       }
       t = performance.now()
-      const catalogue = (await request(
-        db.transaction('snapshots').objectStore('snapshots').get('indexes-catalogue'),
-      )) as { data?: { rows?: string } } | undefined
+      const segments = (await snapshotRows(db, this.#env.IDBKeyRange)).filter((r) =>
+        r.name.startsWith('indexes:catalogue:'),
+      )
       parts.readCatalogue = performance.now() - t
-      if (catalogue?.data?.rows) {
-        t = performance.now()
-        JSON.parse(catalogue.data.rows)
-        parts.parseCatalogue = performance.now() - t
+      t = performance.now()
+      for (const segment of segments) {
+        const rows = (segment.data as { rows?: string } | undefined)?.rows
+        if (rows) JSON.parse(rows)
       }
+      parts.parseCatalogue = performance.now() - t
       t = performance.now()
       await request(db.transaction('memories').objectStore('memories').getAllKeys())
       parts.memoryIds = performance.now() - t
@@ -208,4 +207,14 @@ export class EngramSystem implements BenchSystem {
     if (!this.#engine) throw new Error('engram: not open')
     return this.#engine
   }
+}
+
+/** Every row of the index snapshot: the manifest (`indexes`) and the segments it names. */
+async function snapshotRows(
+  db: IDBDatabase,
+  keyRange: typeof IDBKeyRange,
+): Promise<{ name: string; data?: unknown }[]> {
+  const store = db.transaction('snapshots').objectStore('snapshots')
+  const range = keyRange.bound('indexes', 'indexes\uffff')
+  return (await request(store.getAll(range))) as { name: string; data?: unknown }[]
 }
