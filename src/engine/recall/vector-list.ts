@@ -4,7 +4,7 @@ import { COSINE_DEPTH } from '../../core/options.ts'
 import type { Degraded, Embedder, RecallMode } from '../../core/types.ts'
 import type { IndexSet } from '../index/index-set.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
-import type { RecallScope } from './scope.ts'
+import type { PhraseScope } from './keyword-list.ts'
 
 /** Why the vector list cannot run right now; null when it can. */
 export type VectorBlocker = Degraded | null
@@ -36,7 +36,7 @@ export interface VectorEvidence {
 export async function vectorList(
   source: VectorSource,
   q: AnalyzedQuery,
-  scope: RecallScope,
+  scope: PhraseScope,
   o: { mode: RecallMode; namespace: string; types?: readonly string[]; weight: number },
   candidates: number,
 ): Promise<VectorEvidence> {
@@ -58,7 +58,11 @@ export async function vectorList(
   const groups = source.indexes.groupsFor(o.namespace, o.types)
   const hybrid = o.mode === 'hybrid'
   const depth = hybrid ? COSINE_DEPTH * candidates : candidates
-  const found = vectors.search(vector, depth, { groups, accept: scope.strict })
+  // A quoted query's matches are known already (and few): score them, where a search filtered
+  // to them would widen its pool until it had covered them, up to the whole index.
+  const found = scope.phraseMatches
+    ? vectors.scoreIds(vector, scope.phraseMatches).slice(0, depth)
+    : vectors.search(vector, depth, { groups, accept: scope.strict })
   const evidence: VectorEvidence = {
     list: { name: 'vector', items: found.slice(0, candidates), weight: o.weight },
     cosines: new Map(found.map((f) => [f.id, f.score])),
