@@ -30,7 +30,9 @@ const cpu = () => {
   return (u.user + u.system) / 1000
 }
 const pipe = async (bytes: Uint8Array, stream: CompressionStream | DecompressionStream) =>
-  new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer())
+  new Uint8Array(
+    await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer(),
+  )
 let c = cpu()
 const segments = catalogueSegments(memories)
 const stringify = cpu() - c
