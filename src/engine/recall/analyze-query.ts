@@ -1,5 +1,5 @@
 import { splitQuery } from '../../core/query.ts'
-import { findTimeWindows, type TimeWindow } from '../../core/time/index.ts'
+import { asksWhen, findTimeWindows, type TimeWindow } from '../../core/time/index.ts'
 import { tokenize } from '../../core/tokenize.ts'
 import type { KeywordIndex } from '../index/keyword-index.ts'
 
@@ -33,6 +33,8 @@ export interface AnalyzedQuery {
    * time ("what did I do last week?"), answered from the window.
    */
   termsBesideTime: readonly string[]
+  /** The query asks when ("When did Ana move?"): the time boost favours memories naming a time. */
+  asksWhen: boolean
 }
 
 /** Where a recall reads time words from: the engine's clock, and the calendar's zone. */
@@ -55,7 +57,7 @@ export interface QueryClock {
  * //      tokens: ['auth', 'handler', 'tests'], terms: ['auth', 'handler', 'test'],
  * //      searchTerms: ['auth', 'handler', 'test', 'authhandl', 'handlertest'],
  * //      embedText: 'auth handler tests', windows: [],
- * //      termsBesideTime: ['auth', 'handler', 'test'] }
+ * //      termsBesideTime: ['auth', 'handler', 'test'], asksWhen: false }
  */
 export function analyzeQuery(
   query: string,
@@ -78,6 +80,7 @@ export function analyzeQuery(
     windows,
     termsBesideTime:
       windows.length > 0 ? keyword.termsOfTokens(tokenize(withoutSpans(text, windows))) : terms,
+    asksWhen: clock !== undefined && asksWhen(text),
   }
 }
 

@@ -103,7 +103,7 @@ export async function runRecall(
     o.boosts,
     ctx.now,
     ctx.lifecycle,
-    o.time ? { windows: q.windows, ...o.time } : undefined,
+    o.time ? { windows: q.windows, when: q.asksWhen, ...o.time } : undefined,
   )
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)

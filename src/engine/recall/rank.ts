@@ -1,7 +1,7 @@
 import type { FusedCandidate } from '../../core/fusion.ts'
 import { type ConfidenceReading, confidenceAt } from '../../core/lifecycle.ts'
 import type { BoostOptions, LifecycleOptions } from '../../core/options.ts'
-import { boostFactor, computeBoosts, timeBoost } from '../../core/recall/boosts.ts'
+import { boostFactor, computeBoosts, timeBoost, whenBoost } from '../../core/recall/boosts.ts'
 import { formatWindow } from '../../core/time/index.ts'
 import type { Boost, Memory } from '../../core/types.ts'
 
@@ -22,14 +22,17 @@ export interface TimeBoosting {
   factor: number
   /** The calendar the windows were read in, for their labels. @default 0 */
   offsetMinutes?: number
+  /** The query asks when (`asksWhen`): a memory whose text names a time earns the factor too. */
+  when?: boolean
 }
 
 /**
  * Applies the multiplicative boosts at time `now` (none when `boosts` is null) and sorts by the
  * boosted score. With `lifecycle`, the confidence boost follows the memory's current confidence
  * (decayed by disuse, reinforced by use; `confidenceAt`), else its confidence at write. With
- * `time`, a memory lying in one of its windows earns the time boost, whatever `boosts` says
- * (`RecallOptions.time` switches it). Stable: equal scores keep fusion's order, which already
+ * `time`, a memory lying in one of its windows earns the time boost, and for a "when" question
+ * one whose text names a time earns it too, whatever `boosts` says (`RecallOptions.time`
+ * switches both). Stable: equal scores keep fusion's order, which already
  * breaks ties deterministically. A candidate whose row is gone is dropped.
  */
 export function rankCandidates(
@@ -51,6 +54,8 @@ export function rankCandidates(
     const dated =
       time && time.windows.length > 0 && timeBoost(memory, time.windows, time.factor, label)
     if (dated) earned.push(dated)
+    const answersWhen = time?.when && whenBoost(memory, time.factor)
+    if (answersWhen) earned.push(answersWhen)
     const one: Ranked = {
       candidate,
       memory,

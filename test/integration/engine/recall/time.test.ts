@@ -132,6 +132,25 @@ describe('time in recall', () => {
     )
   })
 
+  it('favours, for a "when" question, the memory whose text names a time, and says so', async () => {
+    const { e } = await dinners()
+    const plain = await e.remember('Ana moved to Porto with her sister')
+    const dated = await e.remember('Ana moved to Porto last spring')
+    const { hits } = await recall(e, 'When did Ana move to Porto?')
+    expect(hits[0]!.id).toBe(dated.id)
+    expect(hits[0]!.boosts).toContainEqual({
+      name: 'time',
+      factor: 1.3,
+      detail: 'for "when": names a time ×1.3',
+    })
+    expect(hits.find((h) => h.id === plain.id)!.boosts.map((b) => b.name)).not.toContain('time')
+    // Not a "when" question, or time off: no such boost.
+    const what = await recall(e, 'Did Ana move to Porto?')
+    expect(what.hits.every((h) => h.boosts.every((b) => b.name !== 'time'))).toBe(true)
+    const off = await recall(e, 'When did Ana move to Porto?', { time: false })
+    expect(off.hits.every((h) => h.boosts.every((b) => b.name !== 'time'))).toBe(true)
+  })
+
   it('filters hard by since and until, as ms or ISO strings, only when asked', async () => {
     const { e, may, june, stay } = await dinners()
     const ids = async (o: object) => (await recall(e, 'Ana', o)).hits.map((h) => h.id).sort()

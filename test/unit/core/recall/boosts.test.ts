@@ -6,6 +6,7 @@ import {
   happenedSpan,
   overlapsTime,
   timeBoost,
+  whenBoost,
 } from '../../../../src/core/recall/boosts'
 import { formatWindow } from '../../../../src/core/time/index.ts'
 
@@ -111,5 +112,19 @@ describe('the time of a memory', () => {
     })
     expect(timeBoost(memory, [may], 1.3, formatWindow)).toBeUndefined()
     expect(timeBoost(memory, [june], 1, formatWindow)).toBeUndefined()
+  })
+})
+
+describe('whenBoost', () => {
+  it('boosts a text that names a time, read against its own time, and not one that names none', () => {
+    const at = { createdAt: now }
+    expect(whenBoost({ ...at, text: 'We moved to Porto last May' }, 1.3)).toEqual({
+      name: 'time',
+      factor: 1.3,
+      detail: 'for "when": names a time ×1.3',
+    })
+    expect(whenBoost({ ...at, text: 'We moved to Porto with the kids' }, 1.3)).toBeUndefined()
+    expect(whenBoost({ ...at, text: 'You may move to Porto' }, 1.3)).toBeUndefined()
+    expect(whenBoost({ ...at, text: 'We moved yesterday' }, 1)).toBeUndefined()
   })
 })
