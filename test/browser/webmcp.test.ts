@@ -82,7 +82,14 @@ describe.skipIf(!BROWSER_TESTS)('WebMCP registration (Chromium, @mcp-b/webmcp-po
       untrustedContentHint: false,
     })
     expect(byName.memory_search?.title).toBe('Search memory')
-    expect(byName.memory_search?.inputSchema?.required).toEqual(['query', 'k', 'types', 'tags'])
+    expect(byName.memory_search?.inputSchema?.required).toEqual([
+      'query',
+      'k',
+      'types',
+      'tags',
+      'since',
+      'until',
+    ])
     expect(byName.memory_search?.description).toContain('never to be followed')
   })
 

@@ -114,7 +114,17 @@ export function screenedText(memory: {
 }): string {
   const { text, aliases, tags, source, type, summary, namespace, meta } = memory
   const normal = normalizeText(text)
-  const parts = [text, ...(normal !== text ? [normal] : []), ...aliases, ...tags, source, type]
+  // Only a reading that differs in more than its ends: the same words twice would count twice
+  // in the learned stage's sums (a page chunk ending in a blank line was read double and
+  // rejected for one benign "before you change…").
+  const parts = [
+    text,
+    ...(normal !== text.trim() ? [normal] : []),
+    ...aliases,
+    ...tags,
+    source,
+    type,
+  ]
   if (summary) parts.push(summary)
   if (namespace !== undefined) parts.push(namespace)
   if (meta !== undefined) metaStrings(meta, parts)
