@@ -30,6 +30,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import { findTimeWindows } from '../../src/core/time/index.ts'
 import type { RecallMode, RecallOptions, RememberItem } from '../../src/core/types.ts'
 import { MemoryEngine } from '../../src/engine/memory-engine.ts'
+import { uniform } from '../models/rng.ts'
 import { makeEmbedder } from './embedders.ts'
 import { type Metrics, mean, scoreQuestion } from './metrics.ts'
 
@@ -197,18 +198,6 @@ function phrasings(at: number): string[] {
   return out
 }
 
-/** Mulberry32: a seeded generator, so the store and its undated share are the same each run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 interface Event {
   key: string
   activity: number
@@ -219,7 +208,8 @@ interface Event {
 }
 
 function makeEvents(seed: number, undated: number): Event[] {
-  const next = random(seed)
+  // Mulberry32 (the project's seeded generator): the store and its undated share are the same each run.
+  const next = uniform(seed)
   const events: Event[] = []
   ACTIVITIES.forEach((activity, a) => {
     const times: number[] = []
