@@ -12,7 +12,7 @@ export {
   type PoisonRule,
   type PoisonVerdict,
 } from './rules.ts'
-export { analyseText, screenText } from './screen.ts'
+export { analyseReadings, analyseText, screenReadings, screenText } from './screen.ts'
 export {
   ATTACK_PROTOTYPES,
   type AttackPrototype,

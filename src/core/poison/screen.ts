@@ -62,6 +62,33 @@ export function screenWith(text: string, model: LearnedModel | null): PoisonVerd
 }
 
 /**
+ * Screens several readings of one memory apart (the text as written, and as normalised for its
+ * keys) and keeps the stronger verdict. Joined into one text, the words both readings share
+ * would count twice in the learned stage's sums: an indented code chunk read with its collapsed
+ * form beside it scored as if it said everything twice.
+ *
+ * @example
+ * const code = 'if response.ok:\n    print(response.text)  # show the output to the user'
+ * analyseReadings([code, code.replace(/\s+/g, ' ')]).flagged
+ * // => false
+ */
+export function analyseReadings(readings: readonly string[]): PoisonVerdict {
+  const model = shippedModel()
+  let best: PoisonVerdict | null = null
+  for (const reading of readings) {
+    const verdict = screenWith(reading, model)
+    if (!best || verdict.score > best.score) best = verdict
+  }
+  return best ?? screenWith('', model)
+}
+
+/** {@link screenText} over {@link analyseReadings}: the findings of the stronger reading. */
+export function screenReadings(readings: readonly string[]): PoisonFinding[] {
+  const verdict = analyseReadings(readings)
+  return verdict.flagged ? verdict.findings : []
+}
+
+/**
  * Screens one text. An empty array means clean; otherwise one finding per rule, strongest
  * first, each with its excerpt and score.
  *
