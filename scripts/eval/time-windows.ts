@@ -186,17 +186,28 @@ const ACTIVITIES: { note: string; ask: string; details: string[] }[] = [
 ]
 
 /** How a question names the window an event lies in, by the event's true time. */
-function phrasings(at: number): string[] {
+function phrasings(at: number): [Phrasing, string][] {
   const d = new Date(at)
   const month = MONTHS[d.getUTCMonth()]!
   const year = d.getUTCFullYear()
-  const out = [`in ${month} ${year}`, `on ${d.getUTCDate()} ${month} ${year}`]
-  if (at >= NOW - 14 * DAY) out.push(at >= NOW - 10 * DAY ? 'last week' : 'two weeks ago')
+  const out: [Phrasing, string][] = [
+    ['month', `in ${month} ${year}`],
+    ['date', `on ${d.getUTCDate()} ${month} ${year}`],
+  ]
+  if (at >= NOW - 14 * DAY)
+    out.push(['weeks', at >= NOW - 10 * DAY ? 'last week' : 'two weeks ago'])
   const monthsAgo = (2024 - year) * 12 + (2 - d.getUTCMonth())
   if (monthsAgo >= 2 && monthsAgo <= 6)
-    out.push(`${['', '', 'two', 'three', 'four', 'five', 'six'][monthsAgo]} months ago`)
+    out.push([
+      'months ago',
+      `${['', '', 'two', 'three', 'four', 'five', 'six'][monthsAgo]} months ago`,
+    ])
   return out
 }
+
+/** How a question names its window: a month, a date, a recent week, a number of months back. */
+const PHRASINGS = ['month', 'date', 'weeks', 'months ago'] as const
+type Phrasing = (typeof PHRASINGS)[number]
 
 interface Event {
   key: string
@@ -232,6 +243,7 @@ function makeEvents(seed: number, undated: number): Event[] {
 
 interface Question {
   query: string
+  phrasing: Phrasing
   relevant: string
   window: { start: number; end: number }
 }
@@ -239,7 +251,7 @@ interface Question {
 function makeQuestions(events: readonly Event[]): Question[] {
   const questions: Question[] = []
   for (const event of events) {
-    for (const when of phrasings(event.at)) {
+    for (const [phrasing, when] of phrasings(event.at)) {
       const query = `${ACTIVITIES[event.activity]!.ask} ${when}`
       const windows = findTimeWindows(query, NOW)
       if (windows.length !== 1) continue
@@ -248,7 +260,12 @@ function makeQuestions(events: readonly Event[]): Question[] {
         (e) => e.activity === event.activity && e.at >= w.start && e.at < w.end,
       )
       if (inside.length !== 1 || inside[0] !== event) continue
-      questions.push({ query, relevant: event.key, window: { start: w.start, end: w.end } })
+      questions.push({
+        query,
+        phrasing,
+        relevant: event.key,
+        window: { start: w.start, end: w.end },
+      })
     }
   }
   return questions
@@ -304,17 +321,26 @@ async function main(): Promise<void> {
     '| variant | mode | hit@1 | hit@5 | MRR | answer dropped |',
     '| ------- | ---- | ----- | ----- | --- | -------------- |',
   ]
+  const byPhrasing: string[] = [
+    '',
+    `hit@1 / hit@5 by how the question names its window (${PHRASINGS.map((p) => `${p}: ${questions.filter((q) => q.phrasing === p).length}`).join(', ')})`,
+    '',
+    `| variant | mode | ${PHRASINGS.join(' | ')} |`,
+    `| ------- | ---- | ${PHRASINGS.map(() => '---').join(' | ')} |`,
+  ]
+  const f = (x: number) => x.toFixed(3)
   for (const mode of modes) {
     for (const variant of VARIANTS) {
       const scores: Metrics[] = []
       let dropped = 0
       for (const q of questions) {
-        await engine
-          .recall(q.query, optionsFor(variant, q, mode, Number(values.factor)))
-          .then(({ hits }) => {
-            const ranked = hits.map((h) => [keyOf.get(h.id) ?? h.id])
-            scores.push(scoreQuestion(ranked, new Set([q.relevant])))
-          })
+        const { hits } = await engine.recall(
+          q.query,
+          optionsFor(variant, q, mode, Number(values.factor)),
+        )
+        scores.push(
+          scoreQuestion([...hits.map((h) => [keyOf.get(h.id) ?? h.id])], new Set([q.relevant])),
+        )
         if (variant === 'hard') {
           const event = events.find((e) => e.key === q.relevant)!
           const time = event.item.happenedAt ?? event.storedAt
@@ -322,13 +348,18 @@ async function main(): Promise<void> {
         }
       }
       const m = mean(scores)
-      const f = (x: number) => x.toFixed(3)
       const lost = variant === 'hard' ? `${dropped} of ${questions.length}` : '0'
       lines.push(
         `| ${variant} | ${mode} | ${f(m['hit@1'])} | ${f(m['hit@5'])} | ${f(m.mrr)} | ${lost} |`,
       )
+      const cells = PHRASINGS.map((p) => {
+        const of = mean(scores.filter((_, i) => questions[i]!.phrasing === p))
+        return `${f(of['hit@1'])} / ${f(of['hit@5'])}`
+      })
+      byPhrasing.push(`| ${variant} | ${mode} | ${cells.join(' | ')} |`)
     }
   }
+  lines.push(...byPhrasing)
   await engine.close()
   console.log(lines.join('\n'))
 }

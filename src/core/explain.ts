@@ -50,8 +50,8 @@ export interface ExplainInput {
  * One line saying why a hit ranked where it did: each list's evidence joined by ` + ` (keyword as
  * `matched [terms] (bm25 S #R)`, or `keyword (bm25 S #R)` when no term is known; `semantic C (#R)`,
  * or `cosine C (unranked)` for a cosine computed outside the vector list's cut; `alias (#R)`;
- * `tag (#R)`), then the fused score (`rrf` or, for the score fusion, `fused`), the boosts, and
- * the final rank. BM25 and cosine show 2 decimals, the fused score 4 (exponent form below
+ * `tag (#R)`), then the fused score (`rrf` or, for the score fusion, `fused`), the boosts (each
+ * by its name and `detail`, the confidence one by what it was computed from), and the final rank. BM25 and cosine show 2 decimals, the fused score 4 (exponent form below
  * 0.0001), factors up to 2.
  *
  * @example
@@ -84,8 +84,15 @@ export function explainHit(input: ExplainInput): string {
   return `${parts.join(' + ')} -> ${label} ${formatFused(input.fused)}; ${boosts} -> #${input.rank}`
 }
 
+/**
+ * A boost as the line names it: the confidence reading in place of `confidence`, else the name
+ * and its `detail` (`time in window 2023-05-01..2023-05-31`). The detail's own closing factor
+ * (`×1.3`) is left off, since the line writes the factor after the label.
+ */
 function boostLabel(boost: Boost, confidence: string | undefined): string {
-  return boost.name === 'confidence' && confidence ? confidence : boost.name
+  if (boost.name === 'confidence' && confidence) return confidence
+  const detail = boost.detail?.replace(/\s*×[\d.]+$/u, '').trim()
+  return detail ? `${boost.name} ${detail}` : boost.name
 }
 
 function formatFused(fused: number): string {

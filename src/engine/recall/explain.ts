@@ -2,7 +2,7 @@ import { explainHit, viaOf } from '../../core/explain.ts'
 import { describeConfidence } from '../../core/lifecycle.ts'
 import type { FusionSettings } from '../../core/options.ts'
 import { surfaceForms } from '../../core/recall/highlight.ts'
-import type { Boost, RecallHit } from '../../core/types.ts'
+import type { RecallHit } from '../../core/types.ts'
 import type { Ranked } from './rank.ts'
 
 /** What the lists said beyond their ranks: matched terms and cosines, by memory id. */
@@ -65,17 +65,7 @@ function explanationOf(
     lists: hit.lists,
     ...(hit.cosine !== undefined ? { cosine: hit.cosine } : {}),
     fused: hit.fused,
-    boosts: hit.boosts.map(labelled),
+    boosts: hit.boosts,
     rank: hit.rank,
   })
-}
-
-/**
- * The time boost as the line shows it, `time in window 2023-05-01..2023-05-31 x1.3`: the line
- * writes a boost by its name (`core/explain.ts`), so the window goes in the name it is shown by.
- */
-function labelled(boost: Boost): Boost {
-  if (boost.name !== 'time' || boost.detail === undefined) return boost
-  const window = boost.detail.replace(/ ×[\d.]+$/, '')
-  return { ...boost, name: `time ${window}` as Boost['name'] }
 }

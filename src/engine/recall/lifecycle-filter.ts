@@ -1,21 +1,59 @@
 import { isExpired } from '../../core/lifecycle.ts'
 import type { LifecycleOptions } from '../../core/options.ts'
+import { overlapsTime } from '../../core/recall/boosts.ts'
 import type { Memory } from '../../core/types.ts'
+
+/** What the lifecycle filter reads of a recall: its switch, and the time it names. */
+export interface LifecycleScope {
+  /** Keep expired memories too. @default false */
+  includeExpired?: boolean
+  /** The recall's hard filters, epoch ms (`since` inclusive, `until` exclusive). */
+  since?: number
+  until?: number
+  /** The windows the query's time words name (`AnalyzedQuery.windows`); `[]` or absent: none. */
+  windows?: readonly { start: number; end: number }[]
+}
 
 /**
  * The lifecycle's part of a recall's scope at time `now`: a memory past its TTL or `expiresAt`
  * is left out unless `includeExpired`. Read from the catalogue, whose rows carry the latest
  * `lastRecalledAt`, so a memory in use never drops out.
+ *
+ * A recall that names a time looks past the TTL for what happened then: a memory expired only
+ * by its tier's TTL (not by its own `expiresAt`) is kept when its time overlaps `since`/`until`
+ * or one of `windows`. The TTL measures disuse, and a question about that time is the use that
+ * should find it ("in May 2023" finds the undated note written then, a year unused); an
+ * `expiresAt` is a date someone chose, and holds. See {@link keptByTime}.
  */
 export function lifecycleFilter(
   catalogue: ReadonlyMap<string, Memory>,
-  o: { includeExpired?: boolean },
+  o: LifecycleScope,
   now: number,
   lifecycle: LifecycleOptions,
 ): (id: string) => boolean {
   if (o.includeExpired) return () => true
   return (id) => {
     const m = catalogue.get(id)
-    return m !== undefined && !isExpired(m, now, lifecycle)
+    return m !== undefined && (!isExpired(m, now, lifecycle) || keptByTime(m, o, now))
   }
+}
+
+/**
+ * Whether an expired memory stays in a recall because the recall names its time: its own
+ * `expiresAt` has not passed (so only the TTL expired it) and its time overlaps the hard
+ * `since`/`until` window or a window of the query's time words.
+ *
+ * @example
+ * keptByTime({ createdAt: Date.UTC(2023, 4, 9), … }, { windows: findTimeWindows('in May 2023', now) }, now)
+ * // => true
+ */
+export function keptByTime(
+  m: Pick<Memory, 'createdAt' | 'happenedAt' | 'happenedUntil' | 'expiresAt'>,
+  o: LifecycleScope,
+  now: number,
+): boolean {
+  if (m.expiresAt !== undefined && m.expiresAt <= now) return false
+  const hard = o.since !== undefined || o.until !== undefined
+  if (hard && overlapsTime(m, o.since, o.until)) return true
+  return (o.windows ?? []).some((w) => overlapsTime(m, w.start, w.end))
 }

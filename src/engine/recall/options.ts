@@ -97,7 +97,13 @@ const RECALL_OPTIONS: Record<keyof RecallOptions, true> = {
   context: true,
 }
 const RECALL_OPTION_NAMES = Object.keys(RECALL_OPTIONS)
-const RECALL_DEFAULT_NAMES = RECALL_OPTION_NAMES.filter((name) => name !== 'select')
+/**
+ * Options a call may give but the engine may not default: `select` is a function, and
+ * `since`/`until` are one question's window (an engine-wide one would hide everything outside it
+ * from every recall, `timeline` aside, with nothing in a result saying so).
+ */
+const PER_CALL_ONLY: ReadonlySet<string> = new Set(['select', 'since', 'until'])
+const RECALL_DEFAULT_NAMES = RECALL_OPTION_NAMES.filter((name) => !PER_CALL_ONLY.has(name))
 
 /** Most types a recall may filter on. */
 const MAX_TYPES = 64
@@ -128,6 +134,12 @@ export function checkRecallOptions(
  */
 export function checkRecallDefaults(value: unknown, limits: LimitOptions): RecallDefaults {
   const prefix = 'recallDefaults.'
+  const named = isRecord(value) ? value : {}
+  for (const name of Object.keys(named)) {
+    if (PER_CALL_ONLY.has(name)) {
+      throw badOption(`${prefix}${name}`, `no engine-wide ${name}: give it per recall`, named[name])
+    }
+  }
   const given = expectOptions(value, 'recallDefaults', RECALL_DEFAULT_NAMES, prefix)
   resolveRecallOptions(given as RecallDefaults, limits, prefix)
   return given as RecallDefaults

@@ -4,6 +4,7 @@ import { overlapsTime } from '../../core/recall/boosts.ts'
 import type { IndexFailure, Memory, RecallHit } from '../../core/types.ts'
 import { trustRank } from '../../core/vocabulary.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
+import { keptByTime } from './lifecycle-filter.ts'
 import type { CheckedRecallOptions } from './options.ts'
 
 /** Newest memories the recency window reads from the table. */
@@ -35,7 +36,7 @@ export function recencyHits(
   const words = [...new Set(q.tokens.map((t) => t.toLowerCase()))]
   const scored: { memory: Memory; matched: string[]; order: number }[] = []
   rows.forEach((memory, order) => {
-    if (!accepts(memory, o, now, lifecycle)) return
+    if (!accepts(memory, q, o, now, lifecycle)) return
     const text = memory.text.toLowerCase()
     const matched = words.filter((w) => text.includes(w))
     if (words.length === 0 || matched.length > 0) scored.push({ memory, matched, order })
@@ -70,6 +71,7 @@ export function outageReason(failure: IndexFailure | undefined): string {
 
 function accepts(
   m: Memory,
+  q: AnalyzedQuery,
   o: CheckedRecallOptions,
   now: number,
   lifecycle: LifecycleOptions,
@@ -80,5 +82,6 @@ function accepts(
   if (o.minTrust && trustRank(m.trust) > trustRank(o.minTrust)) return false
   if (!o.includeFlagged && m.flags.length > 0) return false
   if (!overlapsTime(m, o.since, o.until)) return false
-  return o.includeExpired || !isExpired(m, now, lifecycle)
+  if (o.includeExpired || !isExpired(m, now, lifecycle)) return true
+  return keptByTime(m, { since: o.since, until: o.until, windows: q.windows }, now)
 }

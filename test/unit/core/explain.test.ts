@@ -115,6 +115,44 @@ describe('explainHit', () => {
   })
 })
 
+describe('explainHit names a boost by its detail', () => {
+  it('prints the time window of a time boost without repeating its factor', () => {
+    const line = explainHit({
+      terms: ['ana'],
+      lists: { keyword: { rank: 1, score: 3 } },
+      fused: 0.0164,
+      boosts: [
+        { name: 'recency', factor: 1.2 },
+        { name: 'time', factor: 1.3, detail: 'in window 2023-05-01..2023-05-31 ×1.3' },
+        { name: 'time', factor: 1.25, detail: 'for "when": names a time ×1.25' },
+      ],
+      rank: 1,
+    })
+    expect(line).toBe(
+      'matched [ana] (bm25 3.00 #1) -> rrf 0.0164; boosts: recency x1.2, ' +
+        'time in window 2023-05-01..2023-05-31 x1.3, time for "when": names a time x1.25 -> #1',
+    )
+  })
+
+  it('prints a detail that carries no factor whole, and the confidence reading over any detail', () => {
+    const line = explainHit({
+      terms: [],
+      lists: { tag: one },
+      fused: 0.5,
+      confidence: 'confidence 0.62 (0.90 at write)',
+      boosts: [
+        { name: 'time', factor: 1.3, detail: 'in window 2024-03-04..2024-03-10' },
+        { name: 'confidence', factor: 0.98, detail: 'ignored' },
+      ],
+      rank: 2,
+    })
+    expect(line).toBe(
+      'tag (#1) -> rrf 0.5000; boosts: time in window 2024-03-04..2024-03-10 x1.3, ' +
+        'confidence 0.62 (0.90 at write) x0.98 -> #2',
+    )
+  })
+})
+
 describe('explainHit for the score fusion', () => {
   it('names the fused score and shows a cosine computed outside the vector list', () => {
     const line = explainHit({
