@@ -81,8 +81,9 @@ const timeOf = (m: Memory) => happenedSpan(m)[0]
 
 /**
  * One page of the timeline, read from the table (as `list` reads it: what is stored, not the
- * indexes), sorted newest first by time and then id. Reads every row of the namespace and sorts
- * them: no table index holds `happenedAt`, and a page of a timeline is a rare, human-paced read.
+ * indexes), newest first by time and then id. No table index holds `happenedAt`, so every row of
+ * the namespace is read; but only the page (and one more, to know a next page exists) is kept
+ * and ordered as the rows stream past, not every match collected and sorted.
  */
 export async function timelineMemories(
   ctx: EngineContext,
@@ -102,15 +103,47 @@ export async function timelineMemories(
   const table = ctx.db.memories
   const rows =
     o.namespace === undefined ? table.toCollection() : table.where('namespace').equals(o.namespace)
-  const items = (await ctx.mapped(rows.filter(wanted).toArray())).sort(
-    (a, b) => timeOf(b) - timeOf(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-  )
+  const top = new NewestFirst(o.limit + 1)
+  await ctx.mapped(rows.filter(wanted).each((m) => top.offer(m)))
+  const items = top.items()
   const page: ListPage = { items: items.slice(0, o.limit) }
   if (items.length > o.limit) {
     const last = page.items[page.items.length - 1]!
     page.cursor = `${timeOf(last)}_${last.id}`
   }
   return page
+}
+
+/** Newest-first order of the timeline: time descending, then id descending. */
+function newer(a: Memory, b: Memory): number {
+  return timeOf(b) - timeOf(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+}
+
+/**
+ * The `size` newest memories offered, in timeline order: a sorted array with binary insertion,
+ * so a page of `size` out of `n` rows costs about n·log(size) comparisons and `size` rows held.
+ */
+export class NewestFirst {
+  readonly #kept: Memory[] = []
+  constructor(readonly size: number) {}
+
+  offer(m: Memory): void {
+    const kept = this.#kept
+    if (kept.length === this.size && newer(m, kept[kept.length - 1]!) >= 0) return
+    let lo = 0
+    let hi = kept.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (newer(kept[mid]!, m) <= 0) lo = mid + 1
+      else hi = mid
+    }
+    kept.splice(lo, 0, m)
+    if (kept.length > this.size) kept.pop()
+  }
+
+  items(): Memory[] {
+    return [...this.#kept]
+  }
 }
 
 /** Whether `m` comes after the cursor's item in newest-first order. */
