@@ -7,6 +7,7 @@ import {
 } from '../../core/options.ts'
 import { termProcessor, tokenize, tokenizeQuery } from '../../core/tokenize.ts'
 import type { Memory } from '../../core/types.ts'
+import { fromKeywordImage, type KeywordImage, toKeywordImage } from './keyword-image.ts'
 
 export type { KeywordIndexOptions }
 
@@ -61,8 +62,8 @@ function toDocument(memory: Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>): K
 
 /**
  * The BM25 leg: a MiniSearch index over text, aliases and tags, with Engram's identifier-aware
- * tokeniser and stemmer. Saved as a structured-clone object (`toJS`), not JSON, because
- * `loadJS` skips the parse that dominates `loadJSON` on large indexes.
+ * tokeniser and stemmer. Saved as a {@link KeywordImage} (`toImage`): typed arrays and strings
+ * clone and load far faster than MiniSearch's object per term, and postings decode lazily.
  */
 export class KeywordIndex {
   readonly #options: KeywordIndexOptions
@@ -71,13 +72,20 @@ export class KeywordIndex {
   readonly #analysed = new WeakMap<object, string[]>()
   #search: MiniSearch<KeywordDocument>
 
-  constructor(options: Partial<KeywordIndexOptions> = {}, snapshot?: AsPlainObject) {
+  /**
+   * `snapshot` is a {@link KeywordImage} ({@link KeywordIndex.toImage}, what snapshots save) or
+   * MiniSearch's plain object ({@link KeywordIndex.toJS}); either must come from an index of the
+   * same options. A damaged image throws.
+   */
+  constructor(options: Partial<KeywordIndexOptions> = {}, snapshot?: AsPlainObject | KeywordImage) {
     this.#options = resolveKeywordOptions(options)
     this.#process = termProcessor(this.#options)
     const miniOptions = this.#miniSearchOptions()
-    this.#search = snapshot
-      ? MiniSearch.loadJS<KeywordDocument>(snapshot, miniOptions)
-      : new MiniSearch<KeywordDocument>(miniOptions)
+    this.#search = !snapshot
+      ? new MiniSearch<KeywordDocument>(miniOptions)
+      : 'format' in snapshot
+        ? fromKeywordImage<KeywordDocument>(snapshot, miniOptions)
+        : MiniSearch.loadJS<KeywordDocument>(snapshot, miniOptions)
   }
 
   /** This index's term processor (stemming, stop words): highlights match the way BM25 does. */
@@ -248,9 +256,17 @@ export class KeywordIndex {
     return Object.values(this.#search.toJSON().documentIds) as string[]
   }
 
-  /** A structured-clone-friendly copy for a snapshot. */
+  /** MiniSearch's own plain-object form (the benchmarks' heap figures read it). */
   toJS(): AsPlainObject {
     return this.#search.toJSON()
+  }
+
+  /**
+   * The image a snapshot saves: typed arrays and strings, cloned as blocks by IndexedDB and
+   * loaded with each term's postings left encoded until first used (see {@link KeywordImage}).
+   */
+  toImage(): KeywordImage {
+    return toKeywordImage(this.#search as MiniSearch<never>)
   }
 
   /** Stable description of everything that changes what the index contains. */

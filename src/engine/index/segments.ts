@@ -130,19 +130,27 @@ export function hashText(text: string): string {
   return (hash >>> 0).toString(16).padStart(8, '0')
 }
 
-/** A hash of every id and array byte of a segment, so an unchanged one is not rewritten. */
-function hashVectorSegment(segment: Omit<VectorSegment, 'hash'>): string {
+/** FNV-1a over 32-bit words of typed arrays' bytes (the tail bytes one by one), as 8 hex digits. */
+export function hashWords(...arrays: ArrayBufferView[]): string {
   let hash = 0x811c9dc5
-  const mix = (bytes: Uint8Array) => {
+  for (const array of arrays) {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength)
     const whole = bytes.length & ~3
-    const words = new Int32Array(bytes.buffer, bytes.byteOffset, whole >> 2)
+    // A view at an unaligned offset cannot be read as words: copy it first.
+    const words =
+      bytes.byteOffset % 4 === 0
+        ? new Int32Array(bytes.buffer, bytes.byteOffset, whole >> 2)
+        : new Int32Array(bytes.slice(0, whole).buffer)
     for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193)
     for (let i = whole; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193)
   }
-  for (const array of [segment.codes, segment.scales, segment.signs, segment.groups]) {
-    mix(new Uint8Array(array.buffer, array.byteOffset, array.byteLength))
-  }
-  if (segment.vectors) mix(new Uint8Array(segment.vectors.buffer))
+  return (hash >>> 0).toString(16).padStart(8, '0')
+}
+
+/** A hash of every id and array byte of a segment, so an unchanged one is not rewritten. */
+function hashVectorSegment(segment: Omit<VectorSegment, 'hash'>): string {
+  const { codes, scales, signs, groups, vectors } = segment
+  const bytes = hashWords(codes, scales, signs, groups, ...(vectors ? [vectors] : []))
   const ids = hashText(segment.ids.join('\u0000'))
-  return `${(hash >>> 0).toString(16).padStart(8, '0')}${ids}:${segment.ids.length}`
+  return `${bytes}${ids}:${segment.ids.length}`
 }

@@ -1,9 +1,9 @@
-import type { AsPlainObject } from 'minisearch'
 import { analyze } from '../../core/tokenize.ts'
 import type { Memory } from '../../core/types.ts'
 import { VectorIndex, type VectorIndexSnapshot } from '../../core/vector/index.ts'
 import type { EngramDatabase, SnapshotRow } from '../../storage/index.ts'
 import { IndexSet } from './index-set.ts'
+import type { KeywordImage } from './keyword-image.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 import {
   type CatalogueSegment,
@@ -20,10 +20,12 @@ import {
  * catalogue in a row of its own, and the recall-counter mark it reflects. 4: segments (issue
  * 25): a small manifest, the keyword index, the catalogue in segments of
  * `CATALOGUE_SEGMENT_ROWS` and the vectors in segments of at most `VECTOR_SEGMENT_BYTES`; a
- * save rewrites only the segments whose hash changed. A snapshot of an older version is not
- * read: the open rebuilds from the tables (the truth) and the next save replaces it.
+ * save rewrites only the segments whose hash changed. 5: the keyword index as a `KeywordImage`
+ * (typed arrays and strings, postings decoded lazily) instead of MiniSearch's object per term.
+ * A snapshot of an older version is not read: the open rebuilds from the tables (the truth)
+ * and the next save replaces it.
  */
-export const SNAPSHOT_VERSION = 4
+export const SNAPSHOT_VERSION = 5
 /** The manifest; every row of a snapshot has a name starting with it. */
 const SNAPSHOT_NAME = 'indexes'
 const catalogueName = (i: number) => `indexes:catalogue:${i}`
@@ -51,7 +53,7 @@ interface Manifest {
   /** The recall-counter mark the catalogue reflects; -1 when unknown (another tab flushed too). */
   counters: number
   /** The keyword index: every save changes it, so it rides in the manifest's row. */
-  keyword: AsPlainObject
+  keyword: KeywordImage
   /** The vector index whole, when one segment would hold it; null for none or for segments. */
   vector: VectorIndexSnapshot | null
   /** The vector index's settings and row count when it is in segments. */
@@ -79,22 +81,16 @@ export interface SnapshotStamp {
 }
 
 /**
- * Counts that any truncation of the keyword image changes: documents, terms, postings, with the
- * segment hashes. Cheaper than hashing every byte and enough to catch an image cut short or
- * stitched together; it walks the postings once, which loading does anyway.
+ * Counts that any truncation of the manifest changes, with the keyword image's own hash (of its
+ * every byte, checked again when it loads) and the segment hashes: enough to catch an image cut
+ * short or stitched together from two saves.
  */
 function digestOf(manifest: Omit<Manifest, 'digest'>): string {
   const { keyword, vector } = manifest
-  let postings = 0
-  for (const [, fields] of keyword.index) {
-    for (const entry of Object.values(fields)) postings += Object.keys(entry).length
-  }
   const parts = [
     keyword.documentCount,
-    Object.keys(keyword.documentIds).length,
-    Object.keys(keyword.fieldLength).length,
-    keyword.index.length,
-    postings,
+    keyword.hash,
+    keyword.postings?.length ?? -1,
     manifest.groups.length,
     vector ? vector.ids.length : -1,
     vector ? vector.codes.length : -1,
@@ -118,7 +114,7 @@ export async function saveSnapshot(
   indexes: IndexSet,
   stamp: SnapshotStamp,
 ): Promise<void> {
-  const keyword = indexes.keyword.toJS()
+  const keyword = indexes.keyword.toImage()
   const catalogue = catalogueSegments(indexes.catalogue.values())
   const whole = indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null
   const split = whole ? vectorSegments(whole) : null
