@@ -9,6 +9,8 @@ import {
   type RankedItem,
   type RankedList,
 } from '../../src/core/fusion.ts'
+import { calibrationFor, NGRAM_MODEL, USE_LITE_MODEL } from '../../src/embedder/model-table.ts'
+import { replayFusion } from './fusion-inputs.ts'
 import type { QueryLists, StoreLists } from './lists.ts'
 import { type Metrics, mean, scoreQuestion } from './metrics.ts'
 
@@ -18,7 +20,11 @@ export type Fusion = (q: QueryLists, store: StoreLists, embedder: string) => str
 const CANDIDATES = 30
 const COSINE_DEPTH = 4 * CANDIDATES
 
-/** The lists as recall hands them to fusion: keyword, vector (top 30), tag (cut as recall cuts it). */
+/**
+ * The lists rebuilt from an older cache's exact cosines and keyword-mode hits: near recall's, not
+ * equal (exact rather than int8 cosines, the keyword list as the floor left it, written words for
+ * stems). Caches with `QueryLists.fusion` replay recall's own inputs instead (`fusion-inputs.ts`).
+ */
 export function recallLists(q: QueryLists): {
   keyword: RankedItem[]
   vector: RankedItem[]
@@ -44,6 +50,14 @@ export const BASE_FUSIONS: Record<string, Fusion> = {
   'engine keyword': (q) => q.engine.keyword,
   'engine semantic': (q) => q.engine.semantic,
   'engine hybrid': (q) => q.engine.hybrid,
+  'engine hybrid, floor off': (q) => q.engineOff?.hybrid ?? [],
+  // Recall's own inputs through recall's own fuseLists (fusion-inputs.ts): equals the line above.
+  'engine replay': (q, _store, embedder) =>
+    q.fusion
+      ? replayFusion(q.fusion, {
+          calibration: calibrationFor(embedder === 'use' ? USE_LITE_MODEL : NGRAM_MODEL),
+        })
+      : [],
   'offline default': (q) => {
     const l = recallLists(q)
     const lists: RankedList[] = [

@@ -11,6 +11,7 @@ import {
 } from '../../src/core/adaptive-fusion.ts'
 import { combine, fuse, type RankedList } from '../../src/core/fusion.ts'
 import { calibrationFor, NGRAM_MODEL, USE_LITE_MODEL } from '../../src/embedder/model-table.ts'
+import { replayFusion } from './fusion-inputs.ts'
 import { type Fusion, recallLists } from './fusion-score.ts'
 import type { QueryLists } from './lists.ts'
 
@@ -59,11 +60,13 @@ export function adaptiveFusion(
   vectorShares: Record<string, number> = {},
 ): Fusion {
   return (q, _store, embedder) => {
-    const { lists, cosine } = listsOf(q)
     const model = MODEL_OF[embedder]!
     const base = labCalibration(model)
     const calibration =
       vectorShares[model] === undefined ? base : { ...base, vectorShare: vectorShares[model]! }
+    // Recall's own inputs where the cache recorded them: the replay is then the engine's fusion.
+    if (q.fusion) return replayFusion(q.fusion, { policy, calibration })
+    const { lists, cosine } = listsOf(q)
     const decision = adaptiveShares(evidenceOf(q), calibration, policy)
     return combine(lists, {
       shares: decision.shares,

@@ -100,15 +100,24 @@ export function templatedSet(): EvalSet {
 
 const embedders = new Map<string, Promise<Embedder>>()
 
-/** The set's collected lists for `embedder` (`ngram` or `use`), from the cache when present. */
+/**
+ * The set's collected lists for `embedder` (`ngram` or `use`), from the cache when present.
+ * Caches written since recall's fusion inputs were recorded (`QueryLists.fusion`) end
+ * `.v2.json`; `fusion: true` insists on one, else an older cache still serves.
+ */
 export async function labSet(
   set: LabSet,
   embedder: string,
   log: (line: string) => void = () => {},
+  options: { fusion?: boolean } = {},
 ): Promise<CollectedSet> {
   mkdirSync(LAB_DIR, { recursive: true })
-  const file = join(LAB_DIR, `${set.id}.${embedder}.json`)
+  const file = join(LAB_DIR, `${set.id}.${embedder}.v2.json`)
+  const legacy = join(LAB_DIR, `${set.id}.${embedder}.json`)
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as CollectedSet
+  if (!options.fusion && existsSync(legacy)) {
+    return JSON.parse(readFileSync(legacy, 'utf8')) as CollectedSet
+  }
   if (!embedders.has(embedder)) embedders.set(embedder, makeEmbedder(embedder))
   const model = await embedders.get(embedder)!
   const data =

@@ -7,10 +7,12 @@
  * cosines are computed here from the same embedder, exactly rather than through the int8 index.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { COSINE_DEPTH, DEFAULT_RETRIEVAL } from '../../src/core/options.ts'
 import { parseQuery } from '../../src/core/query.ts'
 import { analyze, tokenize } from '../../src/core/tokenize.ts'
-import type { Embedder, RecallMode } from '../../src/core/types.ts'
+import type { Embedder, ListPage, Memory, RecallMode } from '../../src/core/types.ts'
 import type { EvalItem, EvalSet } from './datasets.ts'
+import { type FusionInputs, fusionInputs, mirrorIndex } from './fusion-inputs.ts'
 import { DEPTH } from './metrics.ts'
 
 /** One scored entry of a list. */
@@ -36,6 +38,10 @@ export interface QueryLists {
   tags: Scored[]
   /** The engine's own top 10 ids per mode, and hybrid under `fusion: 'rrf'` (`rrf`). */
   engine: Record<RecallMode | 'rrf', string[]>
+  /** The engine's top 10 per mode with `floor: false`: what fusion alone is judged against. */
+  engineOff?: Record<RecallMode, string[]>
+  /** Recall's own fusion inputs (scripts/eval/fusion-inputs.ts); absent in older caches. */
+  fusion?: FusionInputs
 }
 
 export interface StoreLists {
@@ -74,7 +80,7 @@ export async function collectLists(
     stores: [],
   }
   for (const store of set.stores) {
-    const open = (fusion: 'score' | 'rrf') =>
+    const open = (fusion: 'score' | 'rrf', listDepth?: number) =>
       MemoryEngine.open({
         name: `lists-${++counter}`,
         indexedDB: new IDBFactory(),
@@ -82,13 +88,17 @@ export async function collectLists(
         // A benchmark measures its own operations: no review in its quiet spells.
         autoReview: false,
         embedder,
-        retrieval: { fusion },
+        retrieval: { fusion, ...(listDepth ? { listDepth } : {}) },
+        ...(listDepth ? { limits: { maxK: listDepth } } : {}),
       })
     const engine = await open('score')
     const rrf = await open('rrf')
+    // Semantic recall this deep reads the cosines hybrid's deep read ends at (the bound).
+    const deep = await open('score', DEEP)
     try {
       const results = await engine.rememberMany(store.items.map(toItem))
       await rrf.rememberMany(store.items.map(toItem))
+      await deep.rememberMany(store.items.map(toItem))
       const keys: Record<string, string[]> = {}
       const texts: Record<string, string> = {}
       const tagsOf = new Map<string, string[]>()
@@ -104,6 +114,7 @@ export async function collectLists(
         }
       })
       const ids = Object.keys(texts)
+      const mirror = mirrorIndex(await storedMemories(engine, ids))
       const vectors = await embedder.embed(
         ids.map((id) => texts[id]!),
         { kind: 'passage' },
@@ -143,6 +154,35 @@ export async function collectLists(
         const cosines = ids
           .map((id, i) => ({ id, score: dot(q!, vectors[i]!) }))
           .sort((a, b) => b.score - a.score)
+        const engineOff = {} as Record<RecallMode, string[]>
+        let fusion: FusionInputs | undefined
+        for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+          const { hits } = await engine.recall(question.query, {
+            mode,
+            // Every fused candidate: at most listDepth from each of four lists.
+            k: MAX_K,
+            explain: false,
+            log: false,
+            boosts: false,
+            floor: false,
+          })
+          engineOff[mode] = hits.slice(0, DEPTH).map((h) => h.id)
+          if (mode === 'hybrid') {
+            const read = await deep.recall(question.query, {
+              mode: 'semantic',
+              k: DEEP,
+              explain: false,
+              log: false,
+              boosts: false,
+              floor: false,
+              time: false,
+            })
+            const deepCosines = read.hits
+              .map((h) => h.lists.vector?.score ?? Number.NEGATIVE_INFINITY)
+              .sort((a, b) => b - a)
+            fusion = fusionInputs(question.query, hits, mirror, deepCosines)
+          }
+        }
         questions.push({
           query: question.query,
           kind: question.kind,
@@ -153,6 +193,8 @@ export async function collectLists(
           cosines,
           tags: tagList(question.query, tagsOf),
           engine: engineTop,
+          engineOff,
+          ...(fusion ? { fusion } : {}),
         })
       }
       out.stores.push({ name: store.name, keys, texts, questions })
@@ -160,9 +202,28 @@ export async function collectLists(
     } finally {
       await engine.close()
       await rrf.close()
+      await deep.close()
     }
   }
   return out
+}
+
+const MAX_K = 100
+const DEEP = COSINE_DEPTH * DEFAULT_RETRIEVAL.listDepth
+
+/** The stored rows of `ids`, in the order they were written (BM25 breaks exact ties by it). */
+async function storedMemories(
+  engine: { list(o: { limit: number; cursor?: string }): Promise<ListPage> },
+  ids: readonly string[],
+): Promise<Memory[]> {
+  const byId = new Map<string, Memory>()
+  let cursor: string | undefined
+  do {
+    const page = await engine.list({ limit: 1000, ...(cursor ? { cursor } : {}) })
+    for (const memory of page.items) byId.set(memory.id, memory)
+    cursor = page.cursor
+  } while (cursor)
+  return ids.flatMap((id) => byId.get(id) ?? [])
 }
 
 function toItem(item: EvalItem) {

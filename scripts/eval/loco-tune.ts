@@ -1,95 +1,153 @@
 /**
- * Fusion chosen across conversations (issue 26 §1): leave one fold out, each fold a LoCoMo dev
- * conversation (turns or observations) or one of the two personal sets, per model. For each
- * held-out fold the rule ({@link AdaptivePolicy} of `tune-fusion.ts`' grid, with the model's
- * vector share) is the one with the best worst margin over the other folds (hybrid − the better
- * single list, in questions, on hit@1, hit@5 and MRR; then the summed MRR), scored on the fold it
- * never saw. Prints the per-fold margins of that procedure and of the engine's default rule, with
- * the fast scorer of `tune-fusion.ts` (fusion only: no floor, no boosts), and the rule the
- * procedure picks on every fold.
+ * Fusion chosen across conversations (issue 26 §1): leave one fold out, each fold one LoCoMo dev
+ * conversation (the five of `LAB_SETS`' turn halves, or observation halves with `--unit
+ * observations`) or one of the two personal sets, per model. For each held-out fold the rule is
+ * the one with the best worst margin over the other folds (hybrid − the better single list, in
+ * questions, on hit@1, hit@5 and MRR; then the summed MRR margin), scored on the fold it never
+ * saw. Rules: the engine's default, the adaptive rule's neighbourhood (`src/core/adaptive-fusion.ts`,
+ * with the model's vector share varied and the BM25-lead knob), static score fusion and RRF with
+ * per-list weights and k.
  *
- * Caveat (measured 2026-12): the lab's replay of fusion has drifted from the engine's. On conv-26
- * with n-gram the lab's default rule ranks hybrid hit@1 at 0.293, the engine at 0.393 (compare
- * this table's default column with `loco-fusion.ts`, which reads the engine's own top 10). Until
- * `fusion-score.ts`' lists are rebuilt as `src/engine/recall/fuse.ts` builds them, this table says
- * how the lab's fusion carries across conversations, not the engine's. Choose nothing on it.
+ * Every rule is scored by replaying recall's own fusion inputs through recall's own `fuseLists`
+ * (`fusion-inputs.ts`, checked to reproduce the engine's order), with the floor off in every mode:
+ * this judges fusion alone. The bars are the engine's keyword-only and semantic-only rankings,
+ * floor off too.
  *
- *   npx tsx scripts/eval/loco-tune.ts [--unit turns|observations] [--full]
- *
- * Without `--full` the search is the neighbourhood of the default rule (378 rules per model, a few
- * minutes on a loaded 2-core machine); `--full` is `tune-fusion.ts`' 720 policies × 7 shares.
+ *   npx tsx scripts/eval/loco-tune.ts [--unit turns|observations] [--embedders ngram,use]
  */
 import { parseArgs } from 'node:util'
-import { type AdaptivePolicy, DEFAULT_ADAPTIVE_POLICY } from '../../src/core/adaptive-fusion.ts'
-import { scoreFusion } from './fusion-score.ts'
+import type { AdaptivePolicy } from '../../src/core/adaptive-fusion.ts'
+import { type FusionInputs, type FusionRule, replayFusion } from './fusion-inputs.ts'
 import { labCalibration, MODEL_OF } from './fusions.ts'
 import { LAB_SETS, labSet } from './lab-data.ts'
-import { evaluate, grid, type Prepared, prepare, VECTOR_SHARES } from './tune-fusion.ts'
+import { scoreQuestion } from './metrics.ts'
+
+type Triple = [number, number, number]
+
+interface Question {
+  f: FusionInputs
+  keys: Record<string, string[]>
+  relevant: Set<string>
+}
 
 interface Fold {
   name: string
-  n: number
-  prepared: Prepared[]
-  /** The better single list's hit@1, hit@5 and MRR, in questions. */
-  bar: [number, number, number]
+  questions: Question[]
+  keyword: Triple
+  semantic: Triple
 }
 
-interface Rule {
-  policy: AdaptivePolicy
-  share: number
+export interface NamedRule {
+  label: string
+  rule: FusionRule
 }
 
-const label = (r: Rule) => `${JSON.stringify(r.policy).replace(/"/g, '')} share ${r.share}`
+/** hit@1, hit@5 and MRR of `ranked` lists, summed over questions (so in questions). */
+function sums(rankings: { ids: string[]; q: Question }[]): Triple {
+  const t: Triple = [0, 0, 0]
+  for (const { ids, q } of rankings) {
+    const m = scoreQuestion(
+      ids.slice(0, 10).map((id) => q.keys[id] ?? []),
+      q.relevant,
+    )
+    t[0] += m['hit@1']
+    t[1] += m['hit@5']
+    t[2] += m.mrr
+  }
+  return t
+}
 
 async function foldsOf(unit: string, embedder: string): Promise<Fold[]> {
   const prefix = unit === 'observations' ? 'obs-' : 'turns-'
   const sets = LAB_SETS.filter((s) => s.id.startsWith(prefix) || s.id.startsWith('personal-'))
   const folds: Fold[] = []
   for (const set of sets) {
-    const collected = await labSet(set, embedder, (line) => process.stderr.write(`${line}\n`))
+    const log = (line: string) => process.stderr.write(`${line}\n`)
+    const collected = await labSet(set, embedder, log, { fusion: true })
     for (const store of collected.stores) {
-      const one = { ...collected, stores: [store] }
-      const prepared = prepare(one)
-      const n = prepared.length
-      const kw = scoreFusion((q) => q.engine.keyword, one, embedder).overall
-      const sem = scoreFusion((q) => q.engine.semantic, one, embedder).overall
+      const kept = store.questions.filter((q) => !collected.apart.includes(q.kind))
+      const questions = kept.map((q) => ({
+        f: q.fusion!,
+        keys: store.keys,
+        relevant: new Set(q.relevant),
+      }))
       folds.push({
-        name: store.name === set.id ? set.id : store.name,
-        n,
-        prepared,
-        bar: [
-          n * Math.max(kw['hit@1'], sem['hit@1']),
-          n * Math.max(kw['hit@5'], sem['hit@5']),
-          n * Math.max(kw.mrr, sem.mrr),
-        ],
+        name: store.name,
+        questions,
+        keyword: sums(kept.map((q, i) => ({ ids: q.engineOff!.keyword, q: questions[i]! }))),
+        semantic: sums(kept.map((q, i) => ({ ids: q.engineOff!.semantic, q: questions[i]! }))),
       })
     }
   }
   return folds
 }
 
-/** The default rule's neighbourhood: full keyword trust floor 0, the other knobs around it. */
-function* nearGrid(): Generator<AdaptivePolicy> {
+const VECTOR_SHARES = [0.3, 0.5, 0.7, 1, 1.5, 2, 3]
+
+/** The adaptive rule's neighbourhood, with and without the BM25-lead knob. */
+function* policies(): Generator<AdaptivePolicy> {
   for (const peakFloor of [0, 0.2])
     for (const peakGap of [0.25, 0.5, 1])
-      for (const liftSpreads of [4, 6, 8])
+      for (const liftSpreads of [4, 8])
         for (const floorSpreads of [-3, -1, 0])
-          yield { coverageFloor: 0, peakGap, peakFloor, liftSpreads, floorSpreads }
+          for (const lead of [undefined, [1.3, 0.5], [1.5, 0.5], [1.5, 0], [2, 0]] as const) {
+            const policy: AdaptivePolicy = {
+              coverageFloor: 0,
+              peakGap,
+              peakFloor,
+              liftSpreads,
+              floorSpreads,
+            }
+            if (lead) Object.assign(policy, { leadRatio: lead[0], leadTrust: lead[1] })
+            yield policy
+          }
 }
 
-/** Margins in questions of `rule` on each fold: [hit@1, hit@5, MRR]. */
-function margins(folds: Fold[], model: string, rule: Rule): [number, number, number][] {
-  return folds.map((f) => {
-    const t = evaluate(f.prepared, model, rule.policy, rule.share)
-    return [f.n * t.h1 - f.bar[0], f.n * t.h5 - f.bar[1], f.n * t.mrr - f.bar[2]]
+const short = (p: AdaptivePolicy) =>
+  `gap ${p.peakGap} pf ${p.peakFloor} lift ${p.liftSpreads} fl ${p.floorSpreads}${p.leadRatio ? ` lead ${p.leadRatio}×→${p.leadTrust}` : ''}`
+
+/** Every rule tried for `model`: the default first. */
+export function rulesFor(model: string): NamedRule[] {
+  const calibration = labCalibration(model)
+  const rules: NamedRule[] = [{ label: 'engine default', rule: { calibration } }]
+  for (const policy of policies()) {
+    for (const share of VECTOR_SHARES) {
+      rules.push({
+        label: `adaptive ${short(policy)} share ${share}`,
+        rule: { calibration: { ...calibration, vectorShare: share }, policy },
+      })
+    }
+  }
+  for (const w of [0.5, 1, 2.5, 5]) {
+    rules.push({
+      label: `score, static shares, vector ×${w}`,
+      rule: { calibration: undefined, weights: { vector: w } },
+    })
+  }
+  for (const rrfK of [10, 30, 60]) {
+    for (const w of [0.5, 1, 2]) {
+      rules.push({
+        label: `rrf k ${rrfK}, vector ×${w}`,
+        rule: { calibration: undefined, fusion: 'rrf', rrfK, weights: { vector: w } },
+      })
+    }
+  }
+  return rules
+}
+
+/** Margins in questions of each fold: hybrid under `rule` − the better single list. */
+function margins(folds: Fold[], rule: FusionRule): Triple[] {
+  return folds.map((fold) => {
+    const t = sums(fold.questions.map((q) => ({ ids: replayFusion(q.f, rule), q })))
+    return [0, 1, 2].map((k) => t[k]! - Math.max(fold.keyword[k]!, fold.semantic[k]!)) as Triple
   })
 }
 
-/** Worst margin over `folds`, then summed MRR margin: higher is better. */
-function objective(m: [number, number, number][], folds: number[]): [number, number] {
+/** Worst margin over `use`, then summed MRR margin: higher is better. */
+function objective(m: Triple[], use: number[]): [number, number] {
   let worst = Number.POSITIVE_INFINITY
   let mrr = 0
-  for (const i of folds) {
+  for (const i of use) {
     worst = Math.min(worst, ...m[i]!)
     mrr += m[i]![2]
   }
@@ -100,30 +158,36 @@ function better(a: [number, number], b: [number, number]): boolean {
   return a[0] > b[0] + 1e-9 || (Math.abs(a[0] - b[0]) <= 1e-9 && a[1] > b[1] + 1e-9)
 }
 
-const f1 = (x: number) => (x >= 0 ? '+' : '') + (Number.isInteger(x) ? String(x) : x.toFixed(1))
+const f1 = (x: number) => {
+  const r = Math.round(x * 10) / 10
+  return (r >= 0 ? '+' : '−') + Math.abs(r).toFixed(Number.isInteger(r) ? 0 : 1)
+}
+const cell = (t: Triple) => t.map(f1).join(' / ')
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       unit: { type: 'string', default: 'turns' },
-      full: { type: 'boolean', default: false },
+      embedders: { type: 'string', default: 'ngram,use' },
     },
   })
   const unit = values.unit === 'observations' ? 'observations' : 'turns'
   const out = [
-    `| model | fold | n | default rule: hybrid − best list | leave-one-out rule: hybrid − best list | rule chosen without the fold |`,
-    '| --- | --- | --: | --- | --- | --- |',
+    `LoCoMo ${unit} (one fold per conversation) and the personal sets; floor off in every mode.`,
+    '',
+    '| model | fold | n | best single list h@1 / h@5 / MRR | default: hybrid − best | held out: hybrid − best | rule chosen on the other folds |',
+    '| --- | --- | --: | --- | --- | --- | --- |',
   ]
-  for (const embedder of ['ngram', 'use']) {
+  for (const embedder of values.embedders.split(',')) {
     const model = MODEL_OF[embedder]!
     const folds = await foldsOf(unit, embedder)
-    const rules: Rule[] = [
-      { policy: DEFAULT_ADAPTIVE_POLICY, share: labCalibration(model).vectorShare },
-    ]
-    for (const policy of values.full ? grid() : nearGrid()) {
-      for (const share of VECTOR_SHARES) rules.push({ policy, share })
-    }
-    const all = rules.map((r) => margins(folds, model, r))
+    const rules = rulesFor(model)
+    const started = process.cpuUsage()
+    const all = rules.map((r) => margins(folds, r.rule))
+    const cpu = process.cpuUsage(started)
+    process.stderr.write(
+      `${embedder}: ${rules.length} rules × ${folds.length} folds in ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU\n`,
+    )
     const everyFold = folds.map((_, i) => i)
     const pick = (use: number[]) => {
       let best = 0
@@ -132,33 +196,40 @@ async function main(): Promise<void> {
       }
       return best
     }
-    const loo: [number, number, number][] = []
+    const loo: Triple[] = []
     folds.forEach((fold, i) => {
       const chosen = pick(everyFold.filter((j) => j !== i))
       loo.push(all[chosen]![i]!)
+      const best = [0, 1, 2].map((k) => Math.max(fold.keyword[k]!, fold.semantic[k]!))
       out.push(
-        `| ${embedder} | ${fold.name} | ${fold.n} | ${all[0]![i]!.map(f1).join(' / ')} | ${all[chosen]![i]!.map(f1).join(' / ')} | ${label(rules[chosen]!)} |`,
+        `| ${embedder} | ${fold.name} | ${fold.questions.length} | ${best.map((x, k) => (k === 2 ? x.toFixed(1) : String(x))).join(' / ')} | ${cell(all[0]![i]!)} | ${cell(all[chosen]![i]!)} | ${rules[chosen]!.label} |`,
       )
     })
-    const stat = (rows: [number, number, number][]) =>
+    const stat = (rows: Triple[]) =>
       [0, 1, 2]
         .map((k) => {
           const xs = rows.map((r) => r[k]!)
           const mu = xs.reduce((a, b) => a + b, 0) / xs.length
           const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mu) ** 2, 0) / xs.length)
-          return `${mu.toFixed(1)} ± ${sd.toFixed(1)} (worst ${f1(Math.min(...xs))})`
+          return `${f1(mu)} ± ${sd.toFixed(1)} (worst ${f1(Math.min(...xs))})`
         })
         .join(' / ')
-    out.push(`| ${embedder} | mean ± sd | | ${stat(all[0]!)} | ${stat(loo)} | |`)
+    out.push(`| ${embedder} | mean ± sd over folds | | | ${stat(all[0]!)} | ${stat(loo)} | |`)
     const final = pick(everyFold)
     out.push(
-      `| ${embedder} | chosen on every fold | | | ${all[final]!.map((m) => m.map(f1).join('/')).join(', ')} | ${label(rules[final]!)} |`,
+      `| ${embedder} | one rule chosen on all folds | | | | ${all[final]!.map(cell).join('; ')} | ${rules[final]!.label} |`,
+    )
+    const meets = (m: Triple[]) => m.every((t) => t.every((x) => x >= -1 - 1e-9))
+    out.push(
+      `| ${embedder} | within one question on every fold | | | ${meets(all[0]!) ? 'yes' : 'no'} | ${meets(loo) ? 'yes' : 'no'} | |`,
     )
   }
   process.stdout.write(`${out.join('\n')}\n`)
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`)
-  process.exit(1)
-})
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : error}\n`)
+    process.exit(1)
+  })
+}

@@ -41,6 +41,8 @@ export interface QueryEvidence {
   topMatched: number
   /** The vector list's cosines, best first; the top two matter. Empty without a vector list. */
   cosines: readonly number[]
+  /** The keyword list's BM25 scores, best first; the top two matter. @default none */
+  keywordScores?: readonly number[]
 }
 
 /** The knobs of {@link adaptiveShares}, shared by every model; see {@link DEFAULT_ADAPTIVE_POLICY}. */
@@ -68,6 +70,14 @@ export interface AdaptivePolicy {
    * mean something. Range [-10, 10].
    */
   floorSpreads: number
+  /**
+   * A BM25 winner standing clear: when the keyword list's top score is at least `leadRatio`
+   * times its runner-up's (or has none), the vector list's trust is multiplied by `leadTrust`.
+   * 0 switches it off; otherwise > 1. @default 0
+   */
+  leadRatio?: number
+  /** The vector trust kept under a clear BM25 lead ({@link leadRatio}). Range [0, 1]. @default 1 */
+  leadTrust?: number
 }
 
 /**
@@ -90,6 +100,13 @@ export const DEFAULT_ADAPTIVE_POLICY: Readonly<AdaptivePolicy> = Object.freeze({
 export interface AdaptiveDecision extends Required<Pick<CombineOptions, 'shares' | 'floors'>> {
   /** Each list's trust in [0, 1] before the model's share, for explanations. */
   trust: { keyword: number; vector: number }
+}
+
+/** Whether the top BM25 score is at least `ratio` times the runner-up's (or stands alone). */
+function leads(scores: readonly number[] | undefined, ratio: number): boolean {
+  const [top, second] = scores ?? []
+  if (top === undefined || top <= 0) return false
+  return second === undefined || top >= ratio * second
 }
 
 function clamp01(x: number): number {
@@ -129,6 +146,9 @@ export function adaptiveShares(
     if (policy.liftSpreads > 0) {
       vector *= clamp01((top - calibration.unrelated) / calibration.spread / policy.liftSpreads)
     }
+  }
+  if (policy.leadRatio && policy.leadRatio > 0 && leads(evidence.keywordScores, policy.leadRatio)) {
+    vector *= policy.leadTrust ?? 1
   }
   return {
     shares: { keyword, vector: calibration.vectorShare * vector },

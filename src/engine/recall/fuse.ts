@@ -1,4 +1,8 @@
-import { adaptiveShares, type ModelCalibration } from '../../core/adaptive-fusion.ts'
+import {
+  type AdaptivePolicy,
+  adaptiveShares,
+  type ModelCalibration,
+} from '../../core/adaptive-fusion.ts'
 import { combine, type FusedCandidate, fuse, type RankedList } from '../../core/fusion.ts'
 import { DEFAULT_FUSION, type FusionSettings, type RetrievalOptions } from '../../core/options.ts'
 import type { AnalyzedQuery } from './analyze-query.ts'
@@ -13,6 +17,12 @@ export interface FusionEvidence {
   terms: ReadonlyMap<string, readonly string[]>
   /** The embedder's calibration from the model table; undefined for an uncalibrated model. */
   calibration: Readonly<ModelCalibration> | undefined
+  /**
+   * The adaptive rule's knobs; recall leaves it out for `DEFAULT_ADAPTIVE_POLICY`. The fusion
+   * lab (`scripts/eval/fusion-inputs.ts`) replays recall's own lists through this function
+   * under other rules, so what it measures is what recall would do.
+   */
+  policy?: Readonly<AdaptivePolicy>
 }
 
 /** Fused candidates, best first, and the method that fused them (explanations name it). */
@@ -59,15 +69,18 @@ function adaptiveOptions(lists: readonly RankedList[], evidence: FusionEvidence 
   const vector = lists.find((list) => list.name === 'vector')
   if (!evidence?.calibration || !vector) return {}
   const queryTerms = new Set(evidence.query.terms)
-  const top = lists.find((list) => list.name === 'keyword')?.items[0]
+  const keyword = lists.find((list) => list.name === 'keyword')?.items ?? []
+  const top = keyword[0]
   const matched = top ? (evidence.terms.get(top.id) ?? []).filter((t) => queryTerms.has(t)) : []
   const decision = adaptiveShares(
     {
       queryTerms: queryTerms.size,
       topMatched: new Set(matched).size,
       cosines: vector.items.slice(0, 2).map((item) => item.score),
+      keywordScores: keyword.slice(0, 2).map((item) => item.score),
     },
     evidence.calibration,
+    evidence.policy,
   )
   return { shares: decision.shares, floors: decision.floors }
 }

@@ -86,4 +86,17 @@ describe('adaptiveShares', () => {
     const sure = adaptiveShares({ queryTerms: 4, topMatched: 4, cosines: [0.55, 0.54] }, USE)
     expect(combine(lists, sure)[0]!.id).toBe('wrong')
   })
+
+  it('cuts the vector trust by leadTrust only when the top BM25 score leads by leadRatio', () => {
+    const policy = { ...DEFAULT_ADAPTIVE_POLICY, leadRatio: 1.5, leadTrust: 0.25 }
+    const evidence = { queryTerms: 2, topMatched: 2, cosines: [0.9, 0.5] }
+    const plain = adaptiveShares(evidence, USE).trust.vector
+    expect(plain).toBeGreaterThan(0)
+    const clear = adaptiveShares({ ...evidence, keywordScores: [6, 3] }, USE, policy)
+    expect(clear.trust.vector).toBeCloseTo(0.25 * plain, 12)
+    const close = adaptiveShares({ ...evidence, keywordScores: [6, 5] }, USE, policy)
+    expect(close.trust.vector).toBe(plain)
+    // Off by default: the same clear lead under the default rule changes nothing.
+    expect(adaptiveShares({ ...evidence, keywordScores: [6, 3] }, USE).trust.vector).toBe(plain)
+  })
 })
