@@ -6,7 +6,7 @@
  */
 import { fold, type Layer, squeeze } from '../normalise.ts'
 import { FNV_OFFSET, fnvStep } from './hash.ts'
-import { ROLE, ROLE_COUNT, rolesOf } from './roles.ts'
+import { ROLE, ROLE_COUNT, ROLE_WORDS } from './roles.ts'
 
 /**
  * Hash buckets: 2^16, so the weights are 64 KiB of int8. Small enough to stay in a core's cache
@@ -17,9 +17,11 @@ export const FEATURE_BUCKETS = 1 << FEATURE_BITS
 const MASK = FEATURE_BUCKETS - 1
 const CHAR_MIN = 3
 const CHAR_MAX = 5
-const WORD = /[\p{L}\p{N}]+/gu
 const FORMAT = /\p{Cf}/gu
 const SPACE = /\s+/g
+const NON_ASCII = /[\u0080-\uffff]/
+/** Whitespace that collapsing or trimming would change. */
+const UNTIDY = /\s\s|[^\S ]|^\s|\s$/
 const CHAR_SEED = fnvStep(FNV_OFFSET, 0x63)
 
 /** A text as the model reads it: distinct buckets, their counts, and `Σ count`. */
@@ -38,7 +40,10 @@ export interface Features {
  * `squeezed` is `squeeze(layer)` when the caller has it already.
  */
 export function readingOf(layer: Layer, squeezed: Layer | null = squeeze(layer)): string {
-  return (squeezed ?? layer).norm.replace(FORMAT, '').replace(SPACE, ' ').trim()
+  const norm = (squeezed ?? layer).norm
+  // Most texts are ASCII with single spaces: then both replacements and the trim are no-ops.
+  const visible = NON_ASCII.test(norm) ? norm.replace(FORMAT, '') : norm
+  return UNTIDY.test(visible) ? visible.replace(SPACE, ' ').trim() : visible
 }
 
 /** {@link readingOf} a raw text. */
@@ -70,28 +75,92 @@ const WORD_ROLE_SEED = fnvStep(FNV_OFFSET, 0x6c)
 const ROLE_WORD_SEED = fnvStep(FNV_OFFSET, 0x6d)
 const SENTENCE_SEED = fnvStep(FNV_OFFSET, 0x73)
 
-type Bump = (bucket: number) => void
+/** Adds `times` occurrences of `bucket`. */
+type Bump = (bucket: number, times: number) => void
 
-function bumpTimes(bump: Bump, bucket: number): void {
-  for (let i = 0; i < ROLE_WEIGHT; i++) bump(bucket)
+// The buckets that depend on roles alone, worked out once: each role, each pair of a role and
+// the one before it, each role of a sentence by how it opens, each pair of roles in a sentence.
+const roleBucket = Int32Array.from(
+  { length: ROLE_COUNT },
+  (_, r) => fnvStep(ROLE_SEED, 0x30 + r) & MASK,
+)
+const pairBucket = Int32Array.from(
+  { length: ROLE_COUNT * ROLE_COUNT },
+  (_, i) =>
+    fnvStep(fnvStep(ROLE_PAIR_SEED, 0x30 + Math.floor(i / ROLE_COUNT)), 0x30 + (i % ROLE_COUNT)) &
+    MASK,
+)
+const opensBucket = Int32Array.from(
+  { length: 2 * ROLE_COUNT },
+  (_, i) =>
+    fnvStep(fnvStep(SENTENCE_SEED, i < ROLE_COUNT ? 0x30 : 0x31), 0x40 + (i % ROLE_COUNT)) & MASK,
+)
+const togetherBucket = Int32Array.from(
+  { length: ROLE_COUNT * ROLE_COUNT },
+  (_, i) =>
+    fnvStep(
+      fnvStep(fnvStep(SENTENCE_SEED, 0x32), 0x40 + Math.floor(i / ROLE_COUNT)),
+      0x40 + (i % ROLE_COUNT),
+    ) & MASK,
+)
+
+/** Continues `hash` with the code units of `text` from `from` to `to`. */
+function hashOn(hash: number, text: string, from = 0, to = text.length): number {
+  let h = hash
+  for (let i = from; i < to; i++) h = fnvStep(h, text.charCodeAt(i))
+  return h
+}
+
+// Role words by the full hash of their unigram feature, so a word's roles are found from the
+// hash the walk computes anyway, without cutting the word out of the text.
+const ROLE_BY_HASH = new Map<number, { word: string; roles: number }>()
+for (const [word, roles] of ROLE_WORDS) {
+  const hash = hashOn(WORD_SEED, word)
+  if (ROLE_BY_HASH.has(hash)) throw new Error(`role words share a hash: ${word}`)
+  ROLE_BY_HASH.set(hash, { word, roles })
+}
+
+function rolesAt(hash: number, read: string, from: number, to: number): number {
+  const entry = ROLE_BY_HASH.get(hash)
+  return entry && entry.word.length === to - from && read.startsWith(entry.word, from)
+    ? entry.roles
+    : 0
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}]+$/u
+
+/** How many code units of a word character start at `i` (0: none), as `[\p{L}\p{N}]` reads. */
+function wordUnits(read: string, i: number): number {
+  const c = read.charCodeAt(i)
+  if (c < 0x80)
+    return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ? 1 : 0
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const d = read.charCodeAt(i + 1)
+    if (d >= 0xdc00 && d <= 0xdfff) return WORD_CHAR.test(read.slice(i, i + 2)) ? 2 : 0
+    return 0
+  }
+  return WORD_CHAR.test(read[i] as string) ? 1 : 0
 }
 
 /**
- * A word's roles ({@link rolesOf}) as features: each role, each role next to the previous word
+ * A word's roles (`rolesOf`) as features: each role, each role next to the previous word
  * or its roles, and the previous role next to this word ("in ‹your›", "‹your› ‹reply›").
+ * `wordHash` and `previousHash` continue the role-word and word-role seeds (-1: no previous word).
  */
-function bumpRoles(bump: Bump, roles: number, before: number, previous: string, word: string) {
+function bumpRoles(
+  bump: Bump,
+  roles: number,
+  before: number,
+  previousHash: number,
+  wordHash: number,
+) {
   for (let r = 0; r < ROLE_COUNT; r++) {
-    if ((before & (1 << r)) !== 0) {
-      bumpTimes(bump, fnvStep(hashOn(ROLE_WORD_SEED, word), 0x30 + r) & MASK)
-    }
+    if ((before & (1 << r)) !== 0) bump(fnvStep(wordHash, 0x30 + r) & MASK, ROLE_WEIGHT)
     if ((roles & (1 << r)) === 0) continue
-    bumpTimes(bump, fnvStep(ROLE_SEED, 0x30 + r) & MASK)
-    if (previous) bumpTimes(bump, fnvStep(hashOn(WORD_ROLE_SEED, previous), 0x30 + r) & MASK)
+    bump(roleBucket[r] as number, ROLE_WEIGHT)
+    if (previousHash >= 0) bump(fnvStep(previousHash, 0x30 + r) & MASK, ROLE_WEIGHT)
     for (let q = 0; q < ROLE_COUNT; q++) {
-      if ((before & (1 << q)) !== 0) {
-        bumpTimes(bump, fnvStep(fnvStep(ROLE_PAIR_SEED, 0x30 + q), 0x30 + r) & MASK)
-      }
+      if ((before & (1 << q)) !== 0) bump(pairBucket[q * ROLE_COUNT + r] as number, ROLE_WEIGHT)
     }
   }
 }
@@ -102,73 +171,96 @@ function bumpRoles(bump: Bump, roles: number, before: number, previous: string, 
  * and opens with one).
  */
 function bumpSentence(bump: Bump, roles: number, imperative: boolean): void {
-  const opens = imperative ? 0x31 : 0x30
+  const opens = imperative ? ROLE_COUNT : 0
   for (let a = 0; a < ROLE_COUNT; a++) {
     if ((roles & (1 << a)) === 0) continue
-    bumpTimes(bump, fnvStep(fnvStep(SENTENCE_SEED, opens), 0x40 + a) & MASK)
+    bump(opensBucket[opens + a] as number, ROLE_WEIGHT)
     for (let b = a + 1; b < ROLE_COUNT; b++) {
-      if ((roles & (1 << b)) !== 0) {
-        bumpTimes(bump, fnvStep(fnvStep(fnvStep(SENTENCE_SEED, 0x32), 0x40 + a), 0x40 + b) & MASK)
-      }
+      if ((roles & (1 << b)) !== 0) bump(togetherBucket[a * ROLE_COUNT + b] as number, ROLE_WEIGHT)
     }
   }
 }
 
-/** Continues `hash` with every code unit of `text`. */
-function hashOn(hash: number, text: string): number {
-  let h = hash
-  for (let i = 0; i < text.length; i++) h = fnvStep(h, text.charCodeAt(i))
-  return h
-}
-
 /**
- * Every feature occurrence of an already {@link readable} string, in text order, to `bump`:
- * word unigrams and bigrams, word roles, then character n-grams. `words` collects the word
- * n-gram behind each word bucket (explanations only).
+ * Every word feature of an already {@link readable} string, in text order, to `bump`: word
+ * unigrams and bigrams, then word roles. Words are `[\p{L}\p{N}]+` runs, scanned and hashed a
+ * code unit at a time (the same as fnv1a(token, 'w') and fnv1a(`${previous} ${token}`, 'b'))
+ * without cutting them out. `words` collects the word n-gram behind each word bucket
+ * (explanations only).
  */
-function walk(read: string, bump: Bump, words?: Map<number, string>): void {
-  let previous = ''
+function walkWords(read: string, bump: Bump, words?: Map<number, string>): void {
+  let previousFrom = -1
+  let previousTo = 0
   let previousRoles = 0
   let sentence = 0
   let opensWithImperative = false
   let start = true
-  let end = 0
-  WORD.lastIndex = 0
-  for (let m = WORD.exec(read); m; m = WORD.exec(read)) {
-    const token = m[0]
-    if (!start && breaksBetween(read, end, m.index)) {
+  const n = read.length
+  for (let i = 0; i < n; ) {
+    let step = wordUnits(read, i)
+    if (step === 0) {
+      i++
+      continue
+    }
+    const from = i
+    while (step > 0) {
+      i += step
+      step = i < n ? wordUnits(read, i) : 0
+    }
+    if (!start && breaksBetween(read, previousTo, from)) {
       bumpSentence(bump, sentence, opensWithImperative)
       sentence = 0
       start = true
     }
-    // Hashed a code unit at a time: the same as fnv1a(token, 'w') and
-    // fnv1a(`${previous} ${token}`, 'b'), without building the strings.
-    const one = hashOn(WORD_SEED, token) & MASK
-    bump(one)
-    words?.set(one, token)
-    if (previous) {
-      const two = hashOn(fnvStep(hashOn(BIGRAM_SEED, previous), 0x20), token) & MASK
-      bump(two)
-      words?.set(two, `${previous} ${token}`)
+    const hash = hashOn(WORD_SEED, read, from, i)
+    bump(hash & MASK, 1)
+    words?.set(hash & MASK, read.slice(from, i))
+    if (previousFrom >= 0) {
+      const two =
+        hashOn(fnvStep(hashOn(BIGRAM_SEED, read, previousFrom, previousTo), 0x20), read, from, i) &
+        MASK
+      bump(two, 1)
+      words?.set(two, `${read.slice(previousFrom, previousTo)} ${read.slice(from, i)}`)
     }
-    const roles = rolesOf(token)
+    const roles = rolesAt(hash, read, from, i)
     if (start) opensWithImperative = (roles & ROLE.imperative) !== 0
-    if (roles !== 0 || previousRoles !== 0) bumpRoles(bump, roles, previousRoles, previous, token)
+    if (roles !== 0 || previousRoles !== 0) {
+      const wordHash = previousRoles !== 0 ? hashOn(ROLE_WORD_SEED, read, from, i) : 0
+      const previousHash =
+        roles !== 0 && previousFrom >= 0
+          ? hashOn(WORD_ROLE_SEED, read, previousFrom, previousTo)
+          : -1
+      bumpRoles(bump, roles, previousRoles, previousHash, wordHash)
+    }
     sentence |= roles
     start = false
-    previous = token
+    previousFrom = from
+    previousTo = i
     previousRoles = roles
-    end = m.index + token.length
   }
-  if (previous) bumpSentence(bump, sentence, opensWithImperative)
-  const padded = ` ${read} `
-  for (let i = 0; i + CHAR_MIN <= padded.length; i++) {
+  if (previousFrom >= 0) bumpSentence(bump, sentence, opensWithImperative)
+}
+
+/** The code unit at `i` of ` ${read} `, without building it. */
+const paddedAt = (read: string, i: number) =>
+  i === 0 || i === read.length + 1 ? 0x20 : read.charCodeAt(i - 1)
+
+/** Every character 3- to 5-gram of ` ${read} `, to `bump`. */
+function charGrams(read: string, bump: Bump): void {
+  const n = read.length + 2
+  for (let i = 0; i + CHAR_MIN <= n; i++) {
     let hash = CHAR_SEED
-    for (let k = 0; k < CHAR_MAX && i + k < padded.length; k++) {
-      hash = fnvStep(hash, padded.charCodeAt(i + k))
-      if (k + 1 >= CHAR_MIN) bump((hash ^ (k + 1)) & MASK)
+    for (let k = 0; k < CHAR_MAX && i + k < n; k++) {
+      hash = fnvStep(hash, paddedAt(read, i + k))
+      if (k + 1 >= CHAR_MIN) bump((hash ^ (k + 1)) & MASK, 1)
     }
   }
+}
+
+/** Every feature occurrence of an already {@link readable} string: words, roles, characters. */
+function walk(read: string, bump: Bump, words?: Map<number, string>): void {
+  walkWords(read, bump, words)
+  charGrams(read, bump)
 }
 
 /**
@@ -177,9 +269,9 @@ function walk(read: string, bump: Bump, words?: Map<number, string>): void {
  */
 export function featuresOf(read: string, explain = false): Features {
   let n = 0
-  const bump = (bucket: number) => {
+  const bump: Bump = (bucket, times) => {
     if (scratch[bucket] === 0) touched[n++] = bucket
-    scratch[bucket] = (scratch[bucket] as number) + 1
+    scratch[bucket] = (scratch[bucket] as number) + times
   }
   const words = explain ? new Map<number, string>() : undefined
   walk(read, bump, words)
@@ -201,9 +293,9 @@ export function featuresOf(read: string, explain = false): Features {
 let weighing: Int8Array = new Int8Array(FEATURE_BUCKETS)
 let weighed = 0
 let occurrences = 0
-const weigh: Bump = (bucket) => {
-  weighed += weighing[bucket] as number
-  occurrences++
+const weigh: Bump = (bucket, times) => {
+  weighed += (weighing[bucket] as number) * times
+  occurrences += times
 }
 
 /**
@@ -214,8 +306,22 @@ export function weightOf(read: string, weights: Int8Array): { sum: number; total
   weighing = weights
   weighed = 0
   occurrences = 0
-  walk(read, weigh)
-  return { sum: weighed, total: occurrences }
+  walkWords(read, weigh)
+  // The character n-grams of charGrams, summed inline: most of the scorer's occurrences.
+  const n = read.length + 2
+  let sum = weighed
+  let count = occurrences
+  for (let i = 0; i + CHAR_MIN <= n; i++) {
+    let hash = CHAR_SEED
+    for (let k = 0; k < CHAR_MAX && i + k < n; k++) {
+      hash = fnvStep(hash, paddedAt(read, i + k))
+      if (k + 1 >= CHAR_MIN) {
+        sum += weights[(hash ^ (k + 1)) & MASK] as number
+        count++
+      }
+    }
+  }
+  return { sum, total: count }
 }
 
 /** The shipped form: `logit = bias + Σ q·count / 2^shift / √Σcount`. */

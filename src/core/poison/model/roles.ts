@@ -45,6 +45,9 @@ for (const [role, words] of Object.entries(WORDS) as [keyof typeof ROLE, string]
   for (const word of words.split(' ')) ROLES.set(word, (ROLES.get(word) ?? 0) | ROLE[role])
 }
 
+/** Every word that has a role, with its roles: the features index them by hash. */
+export const ROLE_WORDS: ReadonlyMap<string, number> = ROLES
+
 /** The roles of one folded word, as a bit set (0: none). */
 export function rolesOf(word: string): number {
   return ROLES.get(word) ?? 0

@@ -20,6 +20,8 @@ export interface Example {
   text: string
   /** 1: an attack; 0: benign. */
   label: 0 | 1
+  /** How much this example's updates count, on top of its class's weight. @default 1 */
+  weight?: number
 }
 
 /** How a model is trained; every field has a default the shipped weights were trained with. */
@@ -32,9 +34,17 @@ export interface TrainOptions {
   l2?: number
   /** Seeds the per-epoch shuffle. @default 24 */
   seed?: number
+  /** The attack class's weight against the benign class's, once both count alike. @default 1 */
+  attackWeight?: number
 }
 
-export const TRAIN_DEFAULTS: Required<TrainOptions> = { epochs: 8, rate: 0.5, l2: 1e-4, seed: 24 }
+export const TRAIN_DEFAULTS: Required<TrainOptions> = {
+  epochs: 8,
+  rate: 0.5,
+  l2: 1e-4,
+  seed: 24,
+  attackWeight: 1,
+}
 
 /** Float weights, before quantising. */
 export interface FloatModel {
@@ -76,7 +86,7 @@ export function train(
   features: readonly Features[][],
   options: TrainOptions = {},
 ): FloatModel {
-  const { epochs, rate, l2, seed } = { ...TRAIN_DEFAULTS, ...options }
+  const { epochs, rate, l2, seed, attackWeight } = { ...TRAIN_DEFAULTS, ...options }
   const weights = new Float64Array(FEATURE_BUCKETS)
   const squares = new Float64Array(FEATURE_BUCKETS)
   let bias = 0
@@ -85,7 +95,7 @@ export function train(
   const benign = examples.length - attacks
   const classWeight = [
     examples.length / (2 * Math.max(1, benign)),
-    examples.length / (2 * Math.max(1, attacks)),
+    (examples.length / (2 * Math.max(1, attacks))) * attackWeight,
   ]
   const order = examples.map((_, i) => i)
   const random = seeded(seed)
@@ -98,7 +108,8 @@ export function train(
     }
     for (const index of order) {
       const windows = features[index] as Features[]
-      const label = (examples[index] as Example).label
+      const example = examples[index] as Example
+      const label = example.label
       const whole = epoch < WHOLE_EPOCHS
       let f = whole && windows.length > 1 ? merge(windows) : (windows[0] as Features)
       let z = logit(f, weights, bias)
@@ -112,7 +123,7 @@ export function train(
         }
       }
       const inv = f.total > 0 ? 1 / Math.sqrt(f.total) : 0
-      const g = (sigmoid(z) - label) * (classWeight[label] as number)
+      const g = (sigmoid(z) - label) * (classWeight[label] as number) * (example.weight ?? 1)
       for (let k = 0; k < f.buckets.length; k++) {
         const b = f.buckets[k] as number
         const w = weights[b] as number
