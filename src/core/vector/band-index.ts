@@ -138,7 +138,7 @@ export class BandIndex {
 }
 
 /** Band `band`'s 16 bits of the code at `codes[at ..]`. */
-function keyOf(codes: Uint32Array, at: number, band: number): number {
+export function keyOf(codes: Uint32Array, at: number, band: number): number {
   const word = codes[at + (band >>> 1)] as number
   return band & 1 ? word >>> 16 : word & 0xffff
 }

@@ -113,7 +113,7 @@ export function searchNearRows(
  * more from it. Centring keeps their distance d ≤ √(2 (1 − minScore)) but shortens both; over
  * every length the row may have, the cosine is least at √(1 − d² / |query − centre|²).
  */
-function centredFloor(query: Float32Array, centre: Float32Array, minScore: number): number {
+export function centredFloor(query: Float32Array, centre: Float32Array, minScore: number): number {
   let norm = 0
   for (let i = 0; i < query.length; i++) norm += ((query[i] as number) - (centre[i] as number)) ** 2
   const distance = 2 * (1 - minScore)

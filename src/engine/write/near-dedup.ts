@@ -1,7 +1,8 @@
 import { mayMerge } from '../../core/near-duplicate.ts'
 import { NEAR_DUPLICATE_RESCORE } from '../../core/options.ts'
 import { isChunk } from '../../core/page/chunk-row.ts'
-import { type VectorHit, VectorIndex } from '../../core/vector/index.ts'
+import { batchNearPairs } from '../../core/vector/batch-near.ts'
+import type { VectorHit, VectorIndex } from '../../core/vector/index.ts'
 import type { IndexSet } from '../index/index-set.ts'
 import { MAX_RELATED } from './neighbours.ts'
 import type { PreparedWrite } from './prepare.ts'
@@ -40,23 +41,36 @@ export function nearDedup(
   // The stored search keeps hits down to the lower of the two cosines that matter, so one
   // search serves both the duplicate test and `related`.
   const floor = Math.min(threshold, relatedFloor)
-  // Near duplicates within the batch are found through its own index (scanned while small,
-  // searched by SimHash buckets from `NEAR_SCAN_BELOW` items), not by comparing every pair.
-  const batch = new VectorIndex(vectors.values().next().value?.length ?? 1)
+  const embedded = candidates.filter((i) => vectors.has(i))
+  const groups = embedded.map((i) => indexes.groupOf(items[i]!.namespace, items[i]!.type))
+  // The batch against itself once (core/vector/batch-near.ts: every pair while small, SimHash bands
+  // from `BATCH_EXACT_BELOW` rows), not one search of a growing index per item.
+  const pairs = batchNearPairs(
+    embedded.map((i) => vectors.get(i)!),
+    groups,
+    threshold,
+  )
+  const kept = new Uint8Array(embedded.length)
+  let at = 0
   for (const i of candidates) {
     const w = items[i]!
     const vector = vectors.get(i)
     if (vector) {
-      const group = indexes.groupOf(w.namespace, w.type)
+      const row = at++
+      const group = groups[row]!
       const storedHits = searchStored(vector, group, indexes.vectors, floor)
       if (storedHits) out.searched.set(i, storedHits)
-      const near = nearest(vector, group, storedHits, batch, threshold)
+      const earlier = pairs.get(row)?.find((p) => kept[p.row] === 1)
+      const near = nearest(
+        storedHits?.[0],
+        earlier && { first: embedded[earlier.row]!, similarity: earlier.score },
+      )
       if (near && near.similarity >= threshold && mayMergeWith(w.text, near, items, indexes)) {
         if (near.id !== undefined) out.stored.set(i, { id: near.id, similarity: near.similarity })
         else out.repeats.set(i, { first: near.first!, similarity: near.similarity })
         continue
       }
-      batch.add(String(i), vector, group)
+      kept[row] = 1
     }
     out.fresh.push(i)
   }
@@ -102,25 +116,11 @@ function searchStored(
   })
 }
 
-/** The closest stored memory of the group, or an earlier item of the batch if that is closer. */
+/** The closest stored memory, or the closest earlier item of the batch if that is closer. */
 function nearest(
-  vector: Float32Array,
-  group: number,
-  storedHits: readonly VectorHit[] | undefined,
-  batch: VectorIndex,
-  threshold: number,
+  stored: VectorHit | undefined,
+  earlier: { first: number; similarity: number } | undefined,
 ): { id?: string; first?: number; similarity: number } | undefined {
-  let best: { id?: string; first?: number; similarity: number } | undefined
-  // Only a batch item at the threshold or more matters, so a large batch (a whole import in
-  // one `rememberMany`) is searched through its buckets rather than scanned once per item.
-  const filter = { minScore: threshold, groups: [group], rescore: NEAR_DUPLICATE_RESCORE }
-  const top = storedHits?.[0]
-  if (top) best = { id: top.id, similarity: top.score }
-  if (batch.size > 0) {
-    const [inBatch] = batch.searchNear(vector, 1, filter)
-    if (inBatch && (!best || inBatch.score > best.similarity)) {
-      best = { first: Number(inBatch.id), similarity: inBatch.score }
-    }
-  }
-  return best
+  if (earlier && (!stored || earlier.similarity > stored.score)) return earlier
+  return stored && { id: stored.id, similarity: stored.score }
 }
