@@ -18,6 +18,14 @@
  * for a store smaller than one list's read (`listDepth`); larger ones are held to `queryLift`.
  * (The asymptotic √(2 ln n) overstates that maximum at small n: 1.79 for 5.)
  *
+ * That bar alone could not tell a paraphrase from an off-topic question in a small store (USE-lite
+ * scores correct paraphrases as low as 1.56 spreads, trivia about the store's topics as high as
+ * 2.88). When the engine also reads the query's best cosine to the open world
+ * (`src/core/recall/open-world.ts`, encyclopedic text about no one), a small store judges by it
+ * instead: its best hit must clear an absolute bar and stand no further below the world's best
+ * than {@link SMALL_STORE_FLOOR} allows. A question about the user's facts lands nearer the store;
+ * one about the world, nearer the world.
+ *
  * Pure: recall's floor stage (`src/engine/recall/floor.ts`) supplies each hit's evidence and the
  * model's calibration (from the model table).
  */
@@ -65,6 +73,38 @@ export const DEFAULT_FLOOR_POLICY: Readonly<FloorPolicy> = Object.freeze({
   hitLift: 0.5,
   minCosine: -1,
 })
+
+/**
+ * The small-store bars, in calibration spreads, used when the open world's cosine is known (set on
+ * the tuning half of the small-store set, USE-lite, `npx tsx scripts/eval/small-store-eval.ts
+ * --role tune`): the best hit needs a lift of `lift` (the lowest correct paraphrase stood at 1.56)
+ * and may stand at most `openWorldMargin` below the query's best open-world cosine (correct
+ * paraphrases stood at −0.42 or above, off-topic questions at −1.38 or below; the midpoint).
+ * Both are read at the default `queryLift` and scale with the policy's: the lift bar in proportion,
+ * the margin inversely (a `queryLift` of 0 keeps every small-store query, 5 halves the margin).
+ * A store counts as small below `memories` vectors: the best of n store cosines is held against
+ * the best of the world's 83, a fair match while n is of that order (the expected maxima of 100
+ * and 83 unrelated cosines differ by 0.08 spreads; of 1,000 and 83, by 0.8).
+ */
+export const SMALL_STORE_FLOOR: Readonly<{
+  lift: number
+  openWorldMargin: number
+  memories: number
+}> = Object.freeze({ lift: 1, openWorldMargin: 0.5, memories: 100 })
+
+/** How many cosines a query's standing rests on, and what it is held against. */
+export interface FloorRead {
+  /**
+   * How many cosines the vector list read: the whole scope when it is small; unknown means many
+   * ({@link queryLiftBar}). @default Infinity
+   */
+  memories?: number
+  /**
+   * The query's best cosine to the open world, which the engine reads for a small store
+   * ({@link SMALL_STORE_FLOOR}); when given, the query is judged against it, not by `memories`.
+   */
+  openWorld?: number
+}
 
 /** How far `cosine` stands above the model's unrelated level, in spreads; 0 below it. */
 export function liftOf(cosine: number, calibration: ModelCalibration): number {
@@ -132,25 +172,45 @@ function tail(q: number): number {
 }
 
 /**
- * Whether the query, judged by its hits together, is about anything the store holds.
- * `memories` is how many cosines the judgement rests on (the vector list's read: the whole
- * scope when it is small); unknown means many.
+ * Whether the query, judged by its hits together, is about anything the store holds. `read`
+ * says how many cosines the judgement rests on and, for a small store, the open world's best
+ * ({@link FloorRead}).
+ *
+ * @example
+ * const use = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 }
+ * // "which city do we live in?" in an 8-fact store: best 0.31, the world's best 0.35
+ * queryOnTopic([{ coverage: 0, cosine: 0.31 }], use, undefined, { memories: 8, openWorld: 0.35 })
+ * // => true
+ * // "recite the periodic table backwards": best 0.31, the world's best 0.44
+ * queryOnTopic([{ coverage: 0, cosine: 0.31 }], use, undefined, { memories: 8, openWorld: 0.44 })
+ * // => false
  */
 export function queryOnTopic(
   hits: readonly HitEvidence[],
   calibration: ModelCalibration,
   policy: FloorPolicy = DEFAULT_FLOOR_POLICY,
-  memories = Number.POSITIVE_INFINITY,
+  read: FloorRead = {},
 ): boolean {
-  let best = 0
+  let best = Number.NEGATIVE_INFINITY
   for (const hit of hits) {
     if (hit.exact || hit.coverage >= policy.queryCoverage) return true
     // Keyword-only recall has no second opinion: any BM25 match counts.
     if (hit.cosine === undefined) {
       if (hit.coverage > 0) return true
-    } else best = Math.max(best, liftOf(hit.cosine, calibration))
+    } else best = Math.max(best, hit.cosine)
   }
-  return best >= queryLiftBar(policy.queryLift, memories)
+  const memories = read.memories ?? Number.POSITIVE_INFINITY
+  const lift = best === Number.NEGATIVE_INFINITY ? 0 : liftOf(best, calibration)
+  if (read.openWorld !== undefined) {
+    // `queryLift` stays the one strictness knob: both small-store bars scale with it.
+    const strictness = policy.queryLift / DEFAULT_FLOOR_POLICY.queryLift
+    const margin = (best - read.openWorld) / calibration.spread
+    return (
+      lift >= SMALL_STORE_FLOOR.lift * strictness &&
+      margin * strictness >= -SMALL_STORE_FLOOR.openWorldMargin
+    )
+  }
+  return lift >= queryLiftBar(policy.queryLift, memories)
 }
 
 /**
@@ -192,7 +252,8 @@ export function applyCosineBar<T>(
 /**
  * The hits that clear the floor, in their order, and how many did not (recall reports it).
  * Pass every fused candidate, not just the top k: whether the query is on topic is judged on
- * all of them. `memories`: how many cosines the vector list read ({@link queryLiftBar}).
+ * all of them. `read`: how many cosines the vector list read, and for a small store the open
+ * world's best cosine ({@link FloorRead}).
  *
  * @example
  * const use = { unrelated: 0.14, spread: 0.1, nearDuplicate: 0.95, vectorShare: 3 } // USE-lite
@@ -209,10 +270,10 @@ export function applyFloor<T>(
   evidence: (hit: T) => HitEvidence,
   calibration: ModelCalibration,
   policy: FloorPolicy = DEFAULT_FLOOR_POLICY,
-  memories = Number.POSITIVE_INFINITY,
+  read: FloorRead = {},
 ): { kept: T[]; dropped: number } {
   const all = hits.map(evidence)
-  if (!queryOnTopic(all, calibration, policy, memories)) return { kept: [], dropped: hits.length }
+  if (!queryOnTopic(all, calibration, policy, read)) return { kept: [], dropped: hits.length }
   const kept = hits.filter((_, i) => hitHasEvidence(all[i]!, calibration, policy))
   return { kept, dropped: hits.length - kept.length }
 }

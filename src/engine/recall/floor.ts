@@ -29,6 +29,11 @@ export interface FloorInput {
    * shorter covered the scope. @default DEFAULT_RETRIEVAL.listDepth
    */
   listDepth?: number
+  /**
+   * The query's best cosine to the open world, read for a small store ({@link smallRead}); the
+   * floor then judges the store's best hit against it (`SMALL_STORE_FLOOR`).
+   */
+  openWorld?: number
 }
 
 /** The candidates that cleared the floor, in order, and what recall reports about it. */
@@ -59,7 +64,10 @@ export function floorCandidates(ranked: readonly Ranked[], input: FloorInput): F
     return { kept, filtered: countFiltered(ranked, kept, input.k), cosineOnly: new Map() }
   }
   const scale = calibration ?? UNUSED_SCALE
-  const { kept } = applyFloor(ranked, evidence, scale, policy, readSize(input))
+  const memories = smallRead(input)
+  const read =
+    input.openWorld === undefined ? { memories } : { memories, openWorld: input.openWorld }
+  const { kept } = applyFloor(ranked, evidence, scale, policy, read)
   const filtered = countFiltered(ranked, kept, input.k)
   const cosineOnly = new Map<string, number>()
   for (const r of kept) {
@@ -85,7 +93,10 @@ function countFiltered(ranked: readonly Ranked[], kept: readonly Ranked[], k: nu
  * by: on the tuning sets the expected-maximum bar at 45 memories let 2 more of 16 off-topic
  * queries through and saved no question (docs/quality.md).
  */
-function readSize({ found, listDepth = DEFAULT_RETRIEVAL.listDepth }: FloorInput): number {
+export function smallRead({
+  found,
+  listDepth = DEFAULT_RETRIEVAL.listDepth,
+}: Pick<FloorInput, 'found' | 'listDepth'>): number {
   if (!found.vector?.list || found.vector.cosineBound !== undefined) return Number.POSITIVE_INFINITY
   const read = found.cosines.size
   return read < listDepth ? read : Number.POSITIVE_INFINITY

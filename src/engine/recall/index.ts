@@ -1,4 +1,5 @@
 import type { LifecycleOptions, LimitOptions, RetrievalOptions } from '../../core/options.ts'
+import { SMALL_STORE_FLOOR } from '../../core/recall/floor.ts'
 import type {
   Degraded,
   Embedder,
@@ -19,6 +20,7 @@ import { explainFloor, floorCandidates } from './floor.ts'
 import { fuseLists } from './fuse.ts'
 import { highlightHits } from './highlight.ts'
 import { buildLists } from './lists.ts'
+import { OPEN_WORLD_MODELS, openWorldCosine } from './open-world.ts'
 import type { CheckedRecallOptions } from './options.ts'
 import { rankCandidates } from './rank.ts'
 import { RECENCY_WINDOW, recencyHits } from './recency-window.ts'
@@ -107,6 +109,16 @@ export async function runRecall(
   )
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)
+  // Only a small store, whose cosines have no distribution to judge by, is held against the
+  // open world; its one extra embed is skipped everywhere else.
+  const small =
+    found.vector?.list !== undefined &&
+    indexes.vectors != null &&
+    indexes.vectors.size < SMALL_STORE_FLOOR.memories
+  const openWorld =
+    o.floor && calibration && small && ctx.embedder && OPEN_WORLD_MODELS.has(ctx.embedder.model)
+      ? await openWorldCosine(ctx.embedder, q.embedText)
+      : undefined
   const floored = floorCandidates(visible, {
     q,
     found,
@@ -114,6 +126,8 @@ export async function runRecall(
     policy: o.floor,
     termsOf: (memory) => indexes.keyword.termsOf(memory),
     k: o.k,
+    listDepth: retrieval.listDepth,
+    ...(openWorld === undefined ? {} : { openWorld }),
   })
   const collapsed = collapsePages(floored.kept, o.collapsePages)
   const shown = o.select ? Math.max(o.k, o.selectOptions.candidates) : o.k

@@ -4,8 +4,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { InvalidInputError } from '../../../../src/core/errors.ts'
+import { OPEN_WORLD_TEXTS } from '../../../../src/core/recall/open-world.ts'
 import type { Embedder, EmbedKind, RecallOptions } from '../../../../src/core/types.ts'
-import { NGRAM_MODEL } from '../../../../src/embedder/model-table.ts'
+import { NGRAM_MODEL, USE_LITE_MODEL } from '../../../../src/embedder/model-table.ts'
 import { NgramEmbedder } from '../../../../src/embedder/ngram-embedder.ts'
 import type { MemoryEngine } from '../../../../src/engine/memory-engine.ts'
 import { closingEngines } from '../../../helpers/engine.ts'
@@ -223,27 +224,33 @@ describe('floor option validation', () => {
 })
 
 /**
- * An embedder under the n-gram model's id (so its calibration applies: unrelated 0.05, spread
- * 0.09) whose cosines are planted: the query is axis 0, each memory leans `cosine` towards it on
- * an axis of its own, so every memory-query cosine is exactly the one chosen.
+ * An embedder under USE-lite's id (so its calibration applies, unrelated 0.14, spread 0.1, and
+ * its small stores are held against the open world) whose cosines are planted: the query is axis 0, each memory leans `cosine` towards it on
+ * an axis of its own, and every open-world text leans `world` towards it on the last axis, so
+ * every cosine is exactly the one chosen.
  */
 class Planted implements Embedder {
-  readonly model = NGRAM_MODEL
-  readonly dims = 64
+  readonly model: string
+  readonly dims = 256
   readonly state = 'ready' as const
   readonly #cosines: ReadonlyMap<string, number>
-  constructor(cosines: ReadonlyMap<string, number>) {
+  readonly #axes: ReadonlyMap<string, number>
+  readonly #world: number
+  constructor(cosines: ReadonlyMap<string, number>, world = 0, model = USE_LITE_MODEL) {
+    this.model = model
     this.#cosines = cosines
+    this.#axes = new Map([...cosines.keys()].map((text, i) => [text, 1 + i]))
+    this.#world = world
   }
   async load() {}
   async embed(texts: string[]) {
     return texts.map((text) => {
       const v = new Float32Array(this.dims)
-      const c = this.#cosines.get(text)
+      const c = this.#cosines.get(text) ?? (WORLD.has(text) ? this.#world : undefined)
       if (c === undefined) v[0] = 1
       else {
         v[0] = c
-        v[1 + [...this.#cosines.keys()].indexOf(text)] = Math.sqrt(1 - c * c)
+        v[this.#axes.get(text) ?? this.dims - 1] = Math.sqrt(1 - c * c)
       }
       return v
     })
@@ -253,38 +260,85 @@ class Planted implements Embedder {
   }
 }
 
-describe('the relevance floor in a store smaller than one list’s read (issue 26)', () => {
-  // A paraphrase answer ("what measurement system do I like?" → "I prefer metric units"): no
-  // shared term, cosine at lift 1.6 — above the 1.18 the best of five unrelated cosines reaches
-  // on average, under the 2.5 a store that fills a list is held to.
-  const ANSWER = 'I prefer metric units'
-  const answerCosine = 0.05 + 1.6 * 0.09
-  const others = ['My birthday is in March', 'I work as a nurse', 'I am allergic to peanuts']
-  const fillers = Array.from({ length: 36 }, (_, i) => `Filler note ${i} about quarterly planning`)
+const WORLD = new Set(OPEN_WORLD_TEXTS)
+const lift = (spreads: number) => 0.14 + spreads * 0.1
 
-  async function storeOf(texts: string[]): Promise<{ engine: MemoryEngine; answer: string }> {
-    const cosines = new Map(texts.map((t) => [t, t === ANSWER ? answerCosine : 0.04]))
-    const engine = await open({ embedder: new Planted(cosines) })
+describe('the relevance floor in a small store, held against the open world (issue 26)', () => {
+  // A paraphrase answer ("what measurement system do I like?" → "I prefer metric units"): no
+  // shared term, cosine at lift 1.6 — under the 2.5 a store of 100 or more is held to, but above
+  // the small store's bar of 1 and above the query's best open-world cosine.
+  const ANSWER = 'I prefer metric units'
+  const others = ['My birthday is in March', 'I work as a nurse', 'I am allergic to peanuts']
+  const fillers = Array.from({ length: 100 }, (_, i) => `Filler note ${i} about quarterly planning`)
+
+  async function storeOf(
+    texts: string[],
+    answer: number,
+    world: number,
+  ): Promise<{ engine: MemoryEngine; answer: string }> {
+    const cosines = new Map(texts.map((t) => [t, t === ANSWER ? answer : 0.04]))
+    const engine = await open({ embedder: new Planted(cosines, world) })
     const results = await engine.rememberMany(texts.map((text) => ({ text })))
     return { engine, answer: results[texts.indexOf(ANSWER)]!.id }
   }
 
   for (const mode of ['hybrid', 'semantic'] as const) {
-    it(`keeps the answer of a five-fact store that a 40-fact store empties (${mode})`, async () => {
-      const small = await storeOf([ANSWER, ...others, 'The cat is called Miso'])
+    it(`keeps the answer of a five-fact store that a 104-fact store empties (${mode})`, async () => {
+      const five = [ANSWER, ...others, 'The cat is called Miso']
+      const small = await storeOf(five, lift(1.6), lift(1.2))
       const kept = await small.engine.recall('what measurement system do I like?', { mode })
       expect(kept.hits.map((h) => h.id)).toEqual([small.answer])
-      const large = await storeOf([ANSWER, ...others, ...fillers])
+      const large = await storeOf([ANSWER, ...others, ...fillers], lift(1.6), lift(1.2))
       const emptied = await large.engine.recall('what measurement system do I like?', { mode })
       expect(emptied.hits).toEqual([])
       expect(emptied.filtered).toBeGreaterThan(0)
     })
   }
 
+  it('empties a small store for a query the open world answers better than the store', async () => {
+    // "how tall is Mount Kilimanjaro" against a hiker's facts: the store's best at lift 2.0, an
+    // encyclopedic sentence at 3.0, a full spread above it: the store has nothing on it.
+    const five = [ANSWER, ...others, 'I hiked in the Alps last summer']
+    const trivia = await storeOf(five, lift(2), lift(3))
+    const asked = await trivia.engine.recall('how tall is Mount Kilimanjaro')
+    expect(asked).toMatchObject({ hits: [], filtered: 5 })
+    // The same best cosine with the world no nearer than 0.4 spreads above it is kept.
+    const near = await storeOf(five, lift(2), lift(2.4))
+    const kept = await near.engine.recall('how tall is Mount Kilimanjaro')
+    expect(kept.hits.map((h) => h.id)).toEqual([near.answer])
+  })
+
+  it('lets queryLift set how strict the small-store bars are', async () => {
+    const five = [ANSWER, ...others, 'I hiked in the Alps last summer']
+    const trivia = await storeOf(five, lift(2), lift(3))
+    const lax = await trivia.engine.recall('how tall is Mount Kilimanjaro', {
+      floor: { queryLift: 0 },
+    })
+    expect(lax.hits.map((h) => h.id)).toEqual([trivia.answer])
+    const kept = await storeOf(five, lift(2), lift(2.4))
+    const strict = await kept.engine.recall('how tall is Mount Kilimanjaro', {
+      floor: { queryLift: 10 },
+    })
+    expect(strict.hits).toEqual([])
+  })
+
+  it('leaves the n-gram model’s small stores to the expected-maximum bar', async () => {
+    // Same planted trivia store under the n-gram id (unrelated 0.05, spread 0.09): lift 2.0 clears
+    // the 1.18 the best of five unrelated cosines reaches, and the open world is not read.
+    const five = [ANSWER, ...others, 'I hiked in the Alps last summer']
+    const cosines = new Map(five.map((t) => [t, t === ANSWER ? 0.05 + 2 * 0.09 : 0.04]))
+    const engine = await open({ embedder: new Planted(cosines, 0.05 + 3 * 0.09, NGRAM_MODEL) })
+    const results = await engine.rememberMany(five.map((text) => ({ text })))
+    const { hits } = await engine.recall('how tall is Mount Kilimanjaro')
+    expect(hits.map((h) => h.id)).toEqual([results[0]!.id])
+  })
+
   it('still empties a five-fact store for a query whose best cosine is the store’s noise', async () => {
-    const cosines = new Map([ANSWER, ...others, 'x'].map((t) => [t, 0.05 + 0.9 * 0.09]))
-    const engine = await open({ embedder: new Planted(cosines) })
-    await engine.rememberMany([ANSWER, ...others, 'x'].map((text) => ({ text })))
+    const texts = [ANSWER, ...others, 'x']
+    const engine = await open({
+      embedder: new Planted(new Map(texts.map((t) => [t, lift(0.9)])), lift(0)),
+    })
+    await engine.rememberMany(texts.map((text) => ({ text })))
     const { hits } = await engine.recall('quantum lobster parliament')
     expect(hits).toEqual([])
   })

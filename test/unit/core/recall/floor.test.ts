@@ -102,8 +102,10 @@ describe('relevance floor', () => {
         { coverage: 0, cosine: 0.16 },
         { coverage: 0, cosine: 0.12 },
       ]
-      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 5).kept).toEqual([hits[0]])
-      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 45).kept).toEqual([])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, { memories: 5 }).kept).toEqual([
+        hits[0],
+      ])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, { memories: 45 }).kept).toEqual([])
       expect(applyFloor(hits, same, USE).kept).toEqual([])
     })
 
@@ -114,7 +116,7 @@ describe('relevance floor', () => {
         { coverage: 0, cosine: 0.14 + 0.8 * 0.1 },
         { coverage: 0, cosine: 0.15 },
       ]
-      expect(applyFloor(lobster, same, USE, DEFAULT_FLOOR_POLICY, 5)).toEqual({
+      expect(applyFloor(lobster, same, USE, DEFAULT_FLOOR_POLICY, { memories: 5 })).toEqual({
         kept: [],
         dropped: 2,
       })
@@ -126,8 +128,49 @@ describe('relevance floor', () => {
         { coverage: 0, cosine: 0.14 + 2.0 * 0.1 },
         { coverage: 0, cosine: 0.18 },
       ]
-      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 24).kept).toEqual([hits[0]])
-      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, 100).kept).toEqual([])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, { memories: 24 }).kept).toEqual([
+        hits[0],
+      ])
+      expect(applyFloor(hits, same, USE, DEFAULT_FLOOR_POLICY, { memories: 100 }).kept).toEqual([])
+    })
+  })
+
+  describe('a small store held against the open world (issue 26)', () => {
+    // Figures from small-stores.json under USE-lite: the store's best cosine and the query's best
+    // cosine to the open world (src/core/recall/open-world.ts).
+    it('keeps a paraphrase whose best hit stands near or above the open world’s best', () => {
+      // "which city do we live in?" → "Our flat is in Leeds…": lift 1.7, 0.4 spreads under the world.
+      const city = [{ coverage: 0, cosine: 0.31 }]
+      expect(queryOnTopic(city, USE, undefined, { memories: 8, openWorld: 0.35 })).toBe(true)
+      // The old expected-maximum bar of an 8-fact store (1.42) kept it too; at 16 facts (1.77) not.
+      expect(queryOnTopic(city, USE, undefined, { memories: 16 })).toBe(false)
+      expect(queryOnTopic(city, USE, undefined, { memories: 16, openWorld: 0.35 })).toBe(true)
+    })
+
+    it('empties a trivia question the open world matches better, whatever its lift', () => {
+      // "what is the boiling point of tungsten" → "…teaches chemistry…": lift 2.3, world 0.50.
+      const tungsten = [{ coverage: 0, cosine: 0.37 }]
+      expect(queryOnTopic(tungsten, USE, undefined, { memories: 8 })).toBe(true)
+      expect(queryOnTopic(tungsten, USE, undefined, { memories: 8, openWorld: 0.5 })).toBe(false)
+    })
+
+    it('empties word salad that no text is near, by the absolute lift bar', () => {
+      const salad = [{ coverage: 0, cosine: 0.22 }]
+      expect(queryOnTopic(salad, USE, undefined, { memories: 5, openWorld: 0.1 })).toBe(false)
+    })
+
+    it('lets keyword evidence stand whatever the open world says', () => {
+      const named = [{ coverage: 0.5, cosine: 0.15 }]
+      expect(queryOnTopic(named, USE, undefined, { memories: 5, openWorld: 0.9 })).toBe(true)
+    })
+
+    it('scales both bars with queryLift: 0 keeps everything, a higher lift is stricter', () => {
+      const hit = [{ coverage: 0, cosine: 0.37 }]
+      const read = { memories: 8, openWorld: 0.5 }
+      expect(queryOnTopic(hit, USE, { ...DEFAULT_FLOOR_POLICY, queryLift: 0 }, read)).toBe(true)
+      const near = { memories: 8, openWorld: 0.4 }
+      expect(queryOnTopic(hit, USE, DEFAULT_FLOOR_POLICY, near)).toBe(true)
+      expect(queryOnTopic(hit, USE, { ...DEFAULT_FLOOR_POLICY, queryLift: 7.5 }, near)).toBe(false)
     })
   })
 
