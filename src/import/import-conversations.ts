@@ -6,7 +6,6 @@ import { conversationText, hasOutsideText, type ImportedConversation } from './c
 import type { ImportRun } from './import-run.ts'
 import { streamArray } from './json-stream.ts'
 import { stablePageId } from './page-lines.ts'
-import { writePage } from './write-page.ts'
 
 type ConversationFormat = 'chatgpt' | 'claude'
 
@@ -14,9 +13,9 @@ const READERS = { chatgpt: readChatgptConversation, claude: readClaudeConversati
 const NAMES = { chatgpt: 'ChatGPT export', claude: 'Claude export' }
 
 /**
- * Streams `conversations.json` a conversation at a time and stores each as a page before the
- * next is read: the heap holds one conversation, and a conversation is stored whole or not at
- * all. Under `'auto'` the first conversation tells ChatGPT (`mapping`) from Claude
+ * Streams `conversations.json` a conversation at a time and stores each as a page, in batches
+ * (`PageWriter`): the heap holds a batch, never the file, and a conversation is stored whole or
+ * not at all. Under `'auto'` the first conversation tells ChatGPT (`mapping`) from Claude
  * (`chat_messages`).
  *
  * @throws ImportFormatError naming the conversation at fault; the ones before it are stored.
@@ -29,15 +28,22 @@ export async function importConversations(
   let format: ConversationFormat | undefined =
     run.format === 'chatgpt' || run.format === 'claude' ? run.format : undefined
   if (format) run.found(format, `${NAMES[format]} (${where})`)
-  for await (const item of streamArray(bytes)) {
-    if (!format) {
-      format = detect(item.value, item.index)
-      run.found(format, `${NAMES[format]} (${where}), told by its first conversation`)
+  try {
+    for await (const item of streamArray(bytes)) {
+      if (!format) {
+        format = detect(item.value, item.index)
+        run.found(format, `${NAMES[format]} (${where}), told by its first conversation`)
+      }
+      const conversation = READERS[format](item.value, item.index)
+      run.entryRead()
+      await storeConversation(run, conversation, item.index)
     }
-    const conversation = READERS[format](item.value, item.index)
-    run.entryRead()
-    await storeConversation(run, conversation, item.index)
+  } catch (error) {
+    // The conversations read before a fault are stored, as the error promises.
+    await run.pages.flush()
+    throw error
   }
+  await run.pages.flush()
   if (!format) run.found(run.format === 'claude' ? 'claude' : 'chatgpt', `an empty list (${where})`)
 }
 
@@ -67,8 +73,7 @@ async function storeConversation(
   if (c.createdAt !== undefined) meta.createdAt = c.createdAt
   if (c.updatedAt !== undefined) meta.updatedAt = c.updatedAt
   try {
-    const written = await writePage(
-      run.memory,
+    await run.pages.add(
       {
         pageId: stablePageId(c.origin, run.namespace, c.id),
         title: c.title,
@@ -85,10 +90,8 @@ async function storeConversation(
           : {}),
         meta,
       },
-      run.namespace,
+      { entry, id: c.id, stored: () => extractFacts(run, c) },
     )
-    run.pageWritten(c.id, written)
-    if (written.status !== 'unchanged') await extractFacts(run, c)
   } catch (error) {
     // Too long for a page, or a character no stored text may hold: the entry is left out whole
     // and named, and the import goes on.

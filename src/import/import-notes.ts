@@ -5,7 +5,7 @@ import type { NoteFile } from './bytes.ts'
 import type { ImportRun } from './import-run.ts'
 import { isNotePath, linkResolver, type ParsedNote, readNote } from './notes.ts'
 import { stablePageId } from './page-lines.ts'
-import { writePage } from './write-page.ts'
+import { storedPages } from './stored-pages.ts'
 
 /**
  * Stores each Markdown note as a page (front matter → tags and dates; headings and text as
@@ -29,8 +29,7 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
       importId: run.report.importId,
     }
     try {
-      const written = await writePage(
-        run.memory,
+      await run.pages.add(
         {
           pageId,
           title: note.title,
@@ -44,15 +43,15 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
           ...(note.happenedUntil !== undefined ? { happenedUntil: note.happenedUntil } : {}),
           meta,
         },
-        run.namespace,
+        { entry: i + 1, id: note.path },
       )
       pageIds.set(note, pageId)
-      run.pageWritten(note.path, written)
     } catch (error) {
       if (error instanceof InvalidInputError) run.skip(i + 1, note.path, error.message)
       else throw error
     }
   }
+  await run.pages.flush()
   run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds)
 }
 
@@ -97,7 +96,7 @@ async function linkNotes(
     }
   }
   if (wanted.length === 0) return 0
-  const firstChunks = await firstChunkIds(memory, namespace)
+  const firstChunks = await storedPages(memory, namespace)
   let made = 0
   for (const edge of wanted) {
     const from = firstChunks.get(edge.from)
@@ -107,24 +106,4 @@ async function linkNotes(
     made++
   }
   return made
-}
-
-/** Each page of the namespace → the id of its chunk 0, which stands for the page in relations. */
-export async function firstChunkIds(
-  memory: MemoryApi,
-  namespace: string,
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>()
-  let cursor: string | undefined
-  do {
-    const page = await memory.list({
-      namespace,
-      type: 'page',
-      limit: 1000,
-      ...(cursor ? { cursor } : {}),
-    })
-    for (const m of page.items) if (m.pageId && m.chunk === 0) out.set(m.pageId, m.id)
-    cursor = page.cursor
-  } while (cursor)
-  return out
 }

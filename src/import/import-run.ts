@@ -1,12 +1,24 @@
 import type { MemoryApi } from '../core/types.ts'
 import type { ImportOrigin } from './conversation.ts'
 import type { ImportFormat, ImportFromOptions, ImportFromReport } from './options.ts'
-import type { WrittenPage } from './write-page.ts'
+import { PageWriter, type WrittenPage } from './write-page.ts'
+
+/** What an importer hands with each page: where it was, its source id, what to do once stored. */
+export interface PageTag {
+  /** The entry's 1-based position in the source, for `report.skipped`. */
+  entry: number
+  /** The source's id (a conversation id, a note's path), for `report.done`. */
+  id: string
+  /** Run when the page was stored or changed (not when it was stored already). */
+  stored?: () => Promise<void>
+}
 
 /** One import under way: the memory, the resolved options and the report it fills in. */
 export class ImportRun {
   readonly report: ImportFromReport
   readonly tag: string
+  /** Where the importers hand their pages; `pages.flush()` stores the last batch. */
+  readonly pages: PageWriter<PageTag>
 
   constructor(
     readonly memory: MemoryApi,
@@ -16,6 +28,10 @@ export class ImportRun {
     readonly options: Pick<ImportFromOptions, 'onProgress' | 'extract'>,
   ) {
     this.tag = `import:${importId}`
+    this.pages = new PageWriter<PageTag>(memory, namespace, {
+      written: (pages, tags, flagged) => this.#written(pages, tags, flagged),
+      skipped: (tag, reason) => this.skip(tag.entry, tag.id, reason),
+    })
     this.report = {
       importId,
       format: format === 'auto' ? 'markdown' : format,
@@ -50,11 +66,15 @@ export class ImportRun {
     this.progress()
   }
 
-  pageWritten(id: string, page: WrittenPage): void {
-    this.report[page.status]++
-    this.report.chunks += page.chunks
-    this.report.flagged += page.flagged
-    this.report.done.push(id)
+  async #written(pages: WrittenPage[], tags: PageTag[], flagged: number): Promise<void> {
+    this.report.flagged += flagged
+    for (const [i, { id, stored }] of tags.entries()) {
+      const page = pages[i]!
+      this.report[page.status]++
+      this.report.chunks += page.chunks
+      this.report.done.push(id)
+      if (page.status !== 'unchanged') await stored?.()
+    }
     this.progress()
   }
 

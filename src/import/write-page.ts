@@ -1,39 +1,157 @@
+import { InvalidInputError } from '../core/errors.ts'
 import type { MemoryApi } from '../core/types.ts'
-import { type PageDraft, pageLines } from './page-lines.ts'
+import { type PageDraft, type PageLines, pageLines } from './page-lines.ts'
+import { storedPages } from './stored-pages.ts'
 
 /** What became of one page. */
+export type PageStatus = 'created' | 'updated' | 'unchanged'
+
+/** What became of one page, with the chunks it stored. */
 export interface WrittenPage {
-  status: 'created' | 'updated' | 'unchanged'
+  status: PageStatus
   chunks: number
-  flagged: number
+}
+
+/** What a {@link PageWriter} tells its owner. `T` is what the owner handed with each page. */
+export interface PageWriterHooks<T> {
+  /** A batch was stored: each page's outcome in the order given, the batch's flagged chunks. */
+  written(pages: WrittenPage[], tags: T[], flagged: number): Promise<void>
+  /** A page the memory refused (`InvalidInputError`): left out whole, the import goes on. */
+  skipped(tag: T, reason: string): void
 }
 
 /**
- * Stores one page whole through `transfer.import` (one transaction, screened, chunks flagged
- * rather than rejected). A page already stored under the id with the same title and text is
- * left alone, so an interrupted import run again skips what it finished; one stored with
- * another text (the conversation went on) is replaced: forgotten, then stored again. The two
- * steps are not one transaction: if the tab closes between them the page is missing until the
- * import runs again, which stores it.
+ * Pages held before one `transfer.import`. Few enough that the heap holds a batch, not an
+ * export; enough that a call's fixed costs (a parse, a queue turn, a round trip to the worker
+ * when the importer runs in the page) are paid once for many short conversations.
  */
-export async function writePage(
-  memory: MemoryApi,
-  draft: PageDraft,
-  namespace: string,
-): Promise<WrittenPage> {
-  const lines = pageLines(draft)
-  const stored = await memory.pages.get(draft.pageId)
-  if (stored && stored.text === lines.text && stored.title === lines.title) {
-    return { status: 'unchanged', chunks: 0, flagged: 0 }
+export const BATCH_PAGES = 64
+/** Chunks held before one `transfer.import`: the engine's default lines per transaction. */
+export const BATCH_CHUNKS = 500
+
+interface Pending<T> {
+  pageId: string
+  lines: PageLines
+  tag: T
+}
+
+/**
+ * Stores pages in batches through `transfer.import` (screened, chunks flagged rather than
+ * rejected): one call for up to {@link BATCH_PAGES} pages or {@link BATCH_CHUNKS} chunks, each
+ * page whole. Which pages the namespace holds is read once, when the first batch is stored
+ * (`storedPages`): a page new to it is sent as it is, where a look per page cost every
+ * conversation a read of its own. A page held already is read back: the same title and text
+ * is left alone, so an interrupted import run again skips what it finished; another text (the
+ * conversation went on) is replaced: forgotten, then stored again. The two steps are not one
+ * transaction: if the tab closes between them the page is missing until the import runs again,
+ * which stores it. A batch the memory refuses is sent again a page at a time, so the pages
+ * before a bad one are stored and the bad one alone is skipped or thrown, as one call a page
+ * would have done.
+ */
+export class PageWriter<T> {
+  #pending: Pending<T>[] = []
+  #chunks = 0
+  #stored: Promise<Set<string>> | undefined
+
+  constructor(
+    readonly memory: MemoryApi,
+    readonly namespace: string,
+    readonly hooks: PageWriterHooks<T>,
+  ) {}
+
+  /**
+   * Holds one page for the next batch, storing the batch when it is full (or holds a page of
+   * the same id: the second is compared with what the first stored).
+   * @throws InvalidInputError from `pageLines` (`TEXT_TOO_LONG`, a control character…), before
+   *   anything of this page is held.
+   */
+  async add(draft: PageDraft, tag: T): Promise<void> {
+    const lines = pageLines(draft)
+    if (this.#pending.some((p) => p.pageId === draft.pageId)) await this.flush()
+    this.#pending.push({ pageId: draft.pageId, lines, tag })
+    this.#chunks += lines.chunks
+    if (this.#pending.length >= BATCH_PAGES || this.#chunks >= BATCH_CHUNKS) await this.flush()
   }
-  if (stored) await memory.pages.forget(draft.pageId)
-  const report = await memory.transfer.import(lines.jsonl, {
-    defaults: { namespace, poison: 'flag' },
-  })
-  if (report.created === 0) return { status: 'unchanged', chunks: 0, flagged: 0 }
-  return {
-    status: stored ? 'updated' : 'created',
-    chunks: report.created,
-    flagged: report.flagged,
+
+  /** Stores what is held. */
+  async flush(): Promise<void> {
+    const batch = this.#pending
+    this.#pending = []
+    this.#chunks = 0
+    if (batch.length === 0) return
+    const held = await this.#storedIds()
+    const pages: WrittenPage[] = batch.map(() => ({ status: 'unchanged', chunks: 0 }))
+    const fresh: number[] = []
+    const replaced = new Set<number>()
+    for (const [i, { pageId, lines }] of batch.entries()) {
+      if (!held.has(pageId)) {
+        fresh.push(i)
+        continue
+      }
+      const page = await this.memory.pages.get(pageId)
+      if (page && page.text === lines.text && page.title === lines.title) continue
+      if (page) {
+        await this.memory.pages.forget(pageId)
+        replaced.add(i)
+      }
+      fresh.push(i)
+    }
+    const sent = fresh.map((i) => batch[i]!)
+    const stored = await this.#store(sent)
+    sent.forEach((p, k) => {
+      if (!stored.landed[k]) return
+      held.add(p.pageId)
+      pages[fresh[k]!] = {
+        status: replaced.has(fresh[k]!) ? 'updated' : 'created',
+        chunks: p.lines.chunks,
+      }
+    })
+    await this.hooks.written(
+      pages,
+      batch.map((p) => p.tag),
+      stored.flagged,
+    )
+  }
+
+  /** One `transfer.import` of the pages; which of them landed, the chunks flagged. */
+  async #store(sent: readonly Pending<T>[]): Promise<{ landed: boolean[]; flagged: number }> {
+    if (sent.length === 0) return { landed: [], flagged: 0 }
+    let report: Awaited<ReturnType<MemoryApi['transfer']['import']>>
+    try {
+      report = await this.memory.transfer.import(sent.map((p) => p.lines.jsonl).join('\n'), {
+        defaults: { namespace: this.namespace, poison: 'flag' },
+      })
+    } catch (error) {
+      // The file is checked whole before anything is written: nothing of the batch is stored.
+      if (sent.length > 1) return this.#storeEach(sent)
+      if (!(error instanceof InvalidInputError)) throw error
+      this.hooks.skipped(sent[0]!.tag, error.message)
+      return { landed: [false], flagged: 0 }
+    }
+    const chunks = sent.reduce((n, p) => n + p.lines.chunks, 0)
+    if (report.created === chunks) return { landed: sent.map(() => true), flagged: report.flagged }
+    // Fewer created than sent: a page's twin (the same text under another id) was stored
+    // already, and only a look tells which page it was.
+    const landed = await Promise.all(
+      sent.map(async (p) => (await this.memory.pages.get(p.pageId))?.text === p.lines.text),
+    )
+    return { landed, flagged: report.flagged }
+  }
+
+  async #storeEach(sent: readonly Pending<T>[]): Promise<{ landed: boolean[]; flagged: number }> {
+    const landed: boolean[] = []
+    let flagged = 0
+    for (const p of sent) {
+      const one = await this.#store([p])
+      landed.push(one.landed[0]!)
+      flagged += one.flagged
+    }
+    return { landed, flagged }
+  }
+
+  /** The page ids of the namespace, read once; the pages this writer stores are added to it. */
+  #storedIds(): Promise<Set<string>> {
+    this.#stored ??= storedPages(this.memory, this.namespace).then((ids) => new Set(ids.keys()))
+    return this.#stored
   }
 }
