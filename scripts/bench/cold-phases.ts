@@ -4,7 +4,8 @@
  * order the open runs them: the manifest read, the keyword index loaded, the catalogue segments
  * read, parsed and adopted, the vector segments read and deserialised, the id lists read for the
  * agreement check, the vector counts, `runs` rounds (medians printed); then a real open and its
- * first hybrid answer, `runs` times. `tsx scripts/bench/cold-phases.ts [size=10000] [runs=5]`.
+ * first hybrid answer, a second one, and the first `remember` (whose near-duplicate check builds
+ * the sign codes), `runs` times. `tsx scripts/bench/cold-phases.ts [size=10000] [runs=5]`.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
 import type { Memory } from '../../src/core/types.ts'
@@ -22,7 +23,7 @@ import { EngramSystem } from './systems/engram.ts'
 
 const size = Number(process.argv[2] ?? 10_000)
 const runs = Number(process.argv[3] ?? 5)
-const data = prepareData(size, 20, 0)
+const data = prepareData(size, 20, runs)
 const env = { indexedDB: new IDBFactory(), IDBKeyRange }
 const system = new EngramSystem(env as never, 'phases')
 await system.create()
@@ -112,9 +113,14 @@ for (let run = 0; run < runs; run++) {
   const c1 = process.cpuUsage()
   await cold.recall(data.queries[(run + 1) % data.queries.length]!, 'hybrid')
   const cSecond = ms(process.cpuUsage(c1))
+  // The first write's near-duplicate check builds the sign codes (from NEAR_SCAN_BELOW rows).
+  const c2 = process.cpuUsage()
+  await cold.remember(data.probes[run]!)
+  const cWrite = ms(process.cpuUsage(c2))
   console.log(
-    `run ${run}: open cpu ${cOpen.toFixed(0)} (wall ${(t1 - t0).toFixed(0)}), first hybrid cpu ${(cFirst - cOpen).toFixed(0)} (wall ${(t2 - t1).toFixed(0)}), second hybrid cpu ${cSecond.toFixed(0)}; open to first answer cpu ${cFirst.toFixed(0)} ms (wall ${(t2 - t0).toFixed(0)})`,
+    `run ${run}: open cpu ${cOpen.toFixed(0)} (wall ${(t1 - t0).toFixed(0)}), first hybrid cpu ${(cFirst - cOpen).toFixed(0)} (wall ${(t2 - t1).toFixed(0)}), second hybrid cpu ${cSecond.toFixed(0)}, first remember cpu ${cWrite.toFixed(0)}; open to first answer cpu ${cFirst.toFixed(0)} ms (wall ${(t2 - t0).toFixed(0)})`,
   )
+  spent.set('first remember', [...(spent.get('first remember') ?? []), cWrite])
   spent.set('real open', [...(spent.get('real open') ?? []), cOpen])
   spent.set('open to first hybrid answer', [
     ...(spent.get('open to first hybrid answer') ?? []),
@@ -122,6 +128,6 @@ for (let run = 0; run < runs; run++) {
   ])
   await cold.close()
 }
-for (const name of ['real open', 'open to first hybrid answer']) {
+for (const name of ['real open', 'open to first hybrid answer', 'first remember']) {
   console.log(`${size}: ${name}: cpu median ${median(spent.get(name)!).toFixed(0)} ms`)
 }

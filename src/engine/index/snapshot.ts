@@ -11,6 +11,7 @@ import {
   hashText,
   joinVectorSegments,
   type VectorHead,
+  VECTOR_SEGMENT_BYTES,
   type VectorSegment,
   vectorSegments,
 } from './segments.ts'
@@ -107,17 +108,19 @@ function digestOf(manifest: Omit<Manifest, 'digest'>): string {
 /**
  * Saves the indexes as segments in one transaction, writing only the segments whose hash
  * differs from the stored manifest's (a few catalogue segments after a few writes; the keyword
- * index always), and deleting rows no longer named.
+ * index always), and deleting rows no longer named. `vectorSegmentBytes` caps a vector segment
+ * (tests make it small).
  */
 export async function saveSnapshot(
   db: EngramDatabase,
   indexes: IndexSet,
   stamp: SnapshotStamp,
+  vectorSegmentBytes = VECTOR_SEGMENT_BYTES,
 ): Promise<void> {
   const keyword = indexes.keyword.toImage()
   const catalogue = catalogueSegments(indexes.catalogue.values())
   const whole = indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null
-  const split = whole ? vectorSegments(whole) : null
+  const split = whole ? vectorSegments(whole, vectorSegmentBytes) : null
   // One segment's worth rides in the manifest's row, as before segments: no second read.
   const vectors = split && split.segments.length > 1 ? split : null
   const partial: Omit<Manifest, 'digest'> = {
@@ -251,18 +254,23 @@ export async function loadSnapshot(
     if (!manifest.keyword || manifest.digest !== digestOf(manifest)) {
       throw new Error('digest mismatch')
     }
-    const catalogueRows = await db.snapshots.bulkGet(
-      manifest.catalogue.map((_, i) => catalogueName(i)),
+    // Both reads go out before the keyword index loads, so IndexedDB fetches while it builds.
+    const catalogueRead = handled(
+      db.snapshots.bulkGet(manifest.catalogue.map((_, i) => catalogueName(i))),
     )
+    const vectorRead = manifest.vectorHead
+      ? handled(db.snapshots.bulkGet(manifest.vectors.map((_, i) => vectorName(i))))
+      : undefined
     const keyword = new KeywordIndex(keywordOptions, manifest.keyword)
     if (row.count !== keyword.size) throw new Error('count mismatch')
-    const vectors = manifest.vectorHead
-      ? await readVectors(db, manifest, manifest.vectorHead)
-      : manifest.vector
-        ? VectorIndex.deserialize(manifest.vector)
-        : null
+    const vectors =
+      manifest.vectorHead && vectorRead
+        ? vectorsOf(await vectorRead, manifest, manifest.vectorHead)
+        : manifest.vector
+          ? VectorIndex.deserialize(manifest.vector)
+          : null
     const indexes = new IndexSet(keyword, vectors, manifest.groups)
-    const catalogue = catalogueOf(catalogueRows, manifest, row.count)
+    const catalogue = catalogueOf(await catalogueRead, manifest, row.count)
     if (catalogue) indexes.restoreCatalogue(catalogue, manifest.counters)
     return { indexes, row }
   } catch {
@@ -271,13 +279,21 @@ export async function loadSnapshot(
   }
 }
 
+/**
+ * A read started ahead of its use: a rejection while the caller is still busy (the keyword image
+ * refused) counts as handled, and the caller's own `await` still sees it.
+ */
+function handled<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {})
+  return read
+}
+
 /** The vector index from the segments the manifest lists; throws when one does not match. */
-async function readVectors(
-  db: EngramDatabase,
+function vectorsOf(
+  rows: readonly (SnapshotRow | undefined)[],
   manifest: Manifest,
   head: VectorHead,
-): Promise<VectorIndex> {
-  const rows = await db.snapshots.bulkGet(manifest.vectors.map((_, i) => vectorName(i)))
+): VectorIndex {
   const segments = rows.map((row, i) => {
     const segment = row?.data as VectorSegment | undefined
     if (!segment || segment.hash !== manifest.vectors[i]) throw new Error('vector segment mismatch')

@@ -67,4 +67,30 @@ describe('snapshot segments', () => {
     expect(loaded.indexes.keyword.search('changed', 5).map((h) => h.id)).toEqual(['m04005'])
     db.close()
   })
+
+  it('carry the vectors in several segments that load back to the same answers, and refuse a damaged one', async () => {
+    const db = new EngramDatabase('vector-segments', { indexedDB: new IDBFactory(), IDBKeyRange })
+    await db.open()
+    const next = uniform(TEST_SEED + 7)
+    const indexes = IndexSet.empty({}, 16)
+    for (let i = 0; i < 300; i++) {
+      indexes.put(row(`m${String(i).padStart(5, '0')}`, `fact ${i}`), randomUnit(next, 16))
+    }
+    await saveSnapshot(db, indexes, stamp(1, 300), 2000)
+    const names = (await db.snapshots.toCollection().primaryKeys()) as string[]
+    const vectorRows = names.filter((name) => name.startsWith('indexes:vectors:'))
+    expect(vectorRows.length).toBeGreaterThan(3)
+    const expected = { optionsHash: optionsHash({}), model: 'm' }
+    const loaded = await loadSnapshot(db, expected, {})
+    if (!('indexes' in loaded)) throw new Error(`rejected: ${loaded.rejected}`)
+    const query = randomUnit(next, 16)
+    expect(loaded.indexes.vectors!.size).toBe(300)
+    expect(loaded.indexes.vectors!.search(query, 10)).toEqual(indexes.vectors!.search(query, 10))
+    expect(loaded.indexes.keyword.search('fact 7', 3).length).toBeGreaterThan(0)
+    const damaged = (await db.snapshots.get(vectorRows[1]!))!
+    await db.snapshots.put({ ...damaged, data: { ...(damaged.data as object), hash: 'other' } })
+    expect(await loadSnapshot(db, expected, {})).toEqual({ rejected: 'corrupt' })
+    expect(await db.snapshots.count()).toBe(0)
+    db.close()
+  })
 })
