@@ -17,8 +17,18 @@
  *   too; every `--related-every`-th item also compares `related` hits (cosine in
  *   [floor, threshold)) of the binary pass with the scan's.
  * - Without it, only the bucket pass runs and is timed (the scan pass is quadratic).
+ * - `--mode batch`: instead, the whole set as one `rememberMany` batch compares it with itself
+ *   (`batchNearPairs`, core/vector/batch-near.ts: SimHash bands from 512 rows) and the walk
+ *   `nearDedup` makes over its pairs (each row against the earlier rows kept as new) is run
+ *   over them and over every pair scored exactly (`exactBatchPairs`): duplicates found by both,
+ *   and the CPU time of each.
  */
 import { NEAR_DUPLICATE_RESCORE } from '../../src/core/options.ts'
+import {
+  type BatchPair,
+  batchNearPairs,
+  exactBatchPairs,
+} from '../../src/core/vector/batch-near.ts'
 import { VectorIndex } from '../../src/core/vector/index.ts'
 import { NgramEmbedder } from '../../src/embedder/ngram-embedder.ts'
 import { normal, uniform } from '../models/rng.ts'
@@ -37,6 +47,7 @@ const threshold = Number(args.get('threshold') ?? 0.97)
 const floor = Number(args.get('floor') ?? 0.8)
 const withRecall = (args.get('recall') ?? 'true') === 'true'
 const relatedEvery = Number(args.get('related-every') ?? 10)
+const mode = args.get('mode') ?? 'stream'
 
 function normalise(v: Float32Array): Float32Array {
   let norm = 0
@@ -84,6 +95,37 @@ const vectors =
 console.log(
   `${source}: ${vectors.length} vectors in ${((performance.now() - t) / 1000).toFixed(1)} s`,
 )
+
+if (mode === 'batch') {
+  const groups = new Uint16Array(vectors.length)
+  /** Row → the earlier kept row it repeats, as `nearDedup` walks a batch's pairs. */
+  const walk = (pairs: Map<number, BatchPair[]>) => {
+    const kept = new Uint8Array(vectors.length)
+    const repeats = new Map<number, number>()
+    for (let i = 0; i < vectors.length; i++) {
+      const first = pairs.get(i)?.find((p) => kept[p.row] === 1)
+      if (first) repeats.set(i, first.row)
+      else kept[i] = 1
+    }
+    return repeats
+  }
+  const cpuOf = <T>(task: () => T): [T, number] => {
+    const c = process.cpuUsage()
+    const out = task()
+    const u = process.cpuUsage(c)
+    return [out, (u.user + u.system) / 1e6]
+  }
+  const [banded, bandedCpu] = cpuOf(() => batchNearPairs(vectors, groups, threshold))
+  const [exact, exactCpu] = cpuOf(() => exactBatchPairs(vectors, groups, threshold))
+  const got = walk(banded)
+  const want = walk(exact)
+  const both = [...want].filter(([i, j]) => got.get(i) === j).length
+  const extra = [...got.keys()].filter((i) => !want.has(i)).length
+  console.log(
+    `one batch of ${vectors.length} at ${threshold}: bands found ${both} of the exact pairs' ${want.size} duplicates (${(both / Math.max(1, want.size)).toFixed(4)}), ${extra} the exact walk does not make; CPU bands ${bandedCpu.toFixed(2)} s, every pair ${exactCpu.toFixed(1)} s`,
+  )
+  process.exit(0)
+}
 
 const near = { minScore: threshold, rescore: NEAR_DUPLICATE_RESCORE }
 const index = new VectorIndex(DIMS)

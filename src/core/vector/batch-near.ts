@@ -49,6 +49,20 @@ export function batchNearPairs(
 }
 
 /**
+ * {@link batchNearPairs} scoring every pair of a group, whatever the batch's size (quadratic,
+ * exact): the reference the banded path is measured against (scripts/bench/near-dedup.ts).
+ */
+export function exactBatchPairs(
+  vectors: readonly Float32Array[],
+  groups: ArrayLike<number>,
+  threshold: number,
+): Map<number, BatchPair[]> {
+  const pairs = exactPairs(vectors, groups, threshold)
+  for (const list of pairs.values()) list.sort((x, y) => y.score - x.score || x.row - y.row)
+  return pairs
+}
+
+/**
  * Every pair of a group, in blocks of one row against all earlier ones. A pair is dismissed once
  * its dot product over the first `head` dimensions plus the product of the rest's norms (an upper
  * bound on the rest, by Cauchy–Schwarz) is below `threshold`, which for unrelated rows happens

@@ -15,8 +15,10 @@ import type { SignCodes } from './sign-codes.ts'
 /**
  * The `pool` rows nearest the last hashed query by Hamming distance, at most `maxDistance` bits
  * away and of a group in `mask` (all without one), ties to the lower row; fewer when fewer
- * qualify. Two passes over the distances, the group test inlined: at a million rows a closure
- * call per row would cost more than the WebAssembly pass itself.
+ * qualify. One pass over every row's distance files those within the bound (the group test
+ * inlined: at a million rows a closure call per row would cost more than the WebAssembly pass
+ * itself); the cut is then read from their counts and only they are walked again. Under a
+ * `related` bound that is a few hundred rows of a hundred thousand.
  */
 export function nearestCodes(
   signs: SignCodes,
@@ -29,6 +31,8 @@ export function nearestCodes(
   const groups = store.groups
   const dists = signs.distances(size)
   const counts = new Uint32Array(maxDistance + 2)
+  const within = withinBuffer(size)
+  let filed = 0
   for (let r = 0; r < size; r++) {
     const d = dists[r] as number
     if (d > maxDistance) continue
@@ -37,6 +41,7 @@ export function nearestCodes(
       if (((mask[g >>> 5] as number) & (1 << (g & 31))) === 0) continue
     }
     counts[d] = (counts[d] as number) + 1
+    within[filed++] = r
   }
   // The cut: the least distance by which `pool` rows have been seen; rows at it fill the rest.
   let cut = 0
@@ -45,20 +50,24 @@ export function nearestCodes(
     below += counts[cut++] as number
   const out: number[] = []
   let atCut = pool - below
-  for (let r = 0; r < size; r++) {
+  for (let k = 0; k < filed; k++) {
+    const r = within[k] as number
     const d = dists[r] as number
-    if (d > cut) continue
-    if (mask) {
-      const g = groups[r] as number
-      if (((mask[g >>> 5] as number) & (1 << (g & 31))) === 0) continue
-    }
     if (d < cut) out.push(r)
-    else if (atCut > 0) {
+    else if (d === cut && atCut > 0) {
       out.push(r)
       atCut--
     }
   }
   return out
+}
+
+let withinRows = new Int32Array(0)
+
+/** A scratch list of row numbers, grown to `size` and reused by every pass. */
+function withinBuffer(size: number): Int32Array {
+  if (withinRows.length < size) withinRows = new Int32Array(Math.max(size, withinRows.length * 2))
+  return withinRows
 }
 
 /**

@@ -63,9 +63,10 @@ export class SimHasher {
     hadamard(x)
     for (let i = 0; i < this.#size; i++) x[i] = (x[i] as number) * (this.#second[i] as number)
     hadamard(x)
+    // Branch-free: a sign bit is a coin toss, which a branch mispredicts half the time.
     for (let w = 0; w < this.words; w++) {
       let word = 0
-      for (let b = 0; b < 32; b++) if ((x[w * 32 + b] as number) > 0) word |= 1 << b
+      for (let b = 0, base = w * 32; b < 32; b++) word |= ((x[base + b] as number) > 0 ? 1 : 0) << b
       out[at + w] = word
     }
   }
