@@ -82,7 +82,7 @@ async function foldsOf(unit: string, embedder: string): Promise<Fold[]> {
   return folds
 }
 
-const VECTOR_SHARES = [0.3, 0.5, 0.7, 1, 1.5, 2, 3]
+const VECTOR_SHARES = [0.5, 1, 1.5, 2, 3]
 
 /** The adaptive rule's neighbourhood, with and without the BM25-lead knob. */
 function* policies(): Generator<AdaptivePolicy> {
