@@ -25,9 +25,18 @@
  *
  * The engine's clock is the day after the conversation's last session (when its questions are
  * asked), so "in June" resolves as it would have then. Category 5 (adversarial) is left out.
+ *
+ * Groups: category 2 scored on its evidence turn; category 2 scored on its *answer* (a hit counts
+ * when the time it carries, `happenedAt`..`happenedUntil` or else `createdAt`, overlaps the span
+ * the gold answer names: "7 May 2023", "The week before 9 June 2023"; questions asking how long,
+ * or answered "N years ago", left out), which is what an assistant answering "when?" needs and
+ * what a neighbouring turn that tells the same event also gives; every question with time words;
+ * and all but category 5.
  */
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
+import { overlapsTime } from '../../src/core/recall/boosts.ts'
 import { asksWhen, findTimeWindows, resolveMentionedTime } from '../../src/core/time/index.ts'
 import type { Embedder, RecallMode, RecallOptions, RememberItem } from '../../src/core/types.ts'
 import { MemoryEngine } from '../../src/engine/memory-engine.ts'
@@ -55,7 +64,12 @@ const STORE_OF: Record<Variant, 'none' | 'session' | 'mentioned'> = {
   'mentioned+when': 'mentioned',
 }
 /** The groups of questions reported, each a table. */
-const GROUPS = ['category 2', 'time words (any category)', 'all but 5'] as const
+const GROUPS = [
+  'category 2',
+  "category 2, the answer's time",
+  'time words (any category)',
+  'all but 5',
+] as const
 type Group = (typeof GROUPS)[number]
 
 /** The prototype "when" boost's factor (`--when-factor`); 1.3 is the time boost's own. */
@@ -108,6 +122,44 @@ function optionsFor(variant: Variant, query: string, now: number): RecallOptions
 
 let counter = 0
 
+/**
+ * The gold answers of LoCoMo's questions, by conversation and question, read from the same file:
+ * the loader keeps only the evidence, and the answer's time is what a "when" question wants.
+ */
+function loadAnswers(path: string): Map<string, string> {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as {
+    sample_id?: string
+    qa: { question: string; answer?: unknown }[]
+  }[]
+  const out = new Map<string, string>()
+  raw.forEach((c, i) => {
+    for (const qa of c.qa) {
+      if (qa.answer !== undefined) {
+        out.set(`${c.sample_id ?? `conversation ${i + 1}`}\u0000${qa.question}`, String(qa.answer))
+      }
+    }
+  })
+  return out
+}
+
+/**
+ * The span a category-2 answer names ("7 May 2023", "The week before 9 June 2023", "2022"), read
+ * as the conversation's clock reads it; none for a length of time ("4 years", "10 years ago").
+ */
+function answerSpan(question: string, answer: string | undefined, now: number) {
+  if (answer === undefined || /^how long/i.test(question) || /\bago\b/i.test(answer)) {
+    return undefined
+  }
+  const windows = findTimeWindows(answer, now)
+  if (windows.length === 0) return undefined
+  return {
+    start: Math.min(...windows.map((w) => w.start)),
+    end: Math.max(...windows.map((w) => w.end)),
+  }
+}
+
+let ANSWERS = new Map<string, string>()
+
 async function runStore(
   store: EvalStore,
   shape: 'none' | 'session' | 'mentioned',
@@ -138,6 +190,10 @@ async function runStore(
       if (q.kind === '2') groups.push('category 2')
       if (findTimeWindows(q.query, now).length > 0) groups.push('time words (any category)')
       const relevant = new Set(q.relevant)
+      const answer =
+        q.kind === '2'
+          ? answerSpan(q.query, ANSWERS.get(`${store.name}\u0000${q.query}`), now)
+          : undefined
       for (const variant of variants) {
         for (const mode of modes) {
           const result = await engine.recall(q.query, {
@@ -169,6 +225,16 @@ async function runStore(
           const ranked = hits.slice(0, DEPTH).map((h) => keysOf.get(h.id) ?? [])
           const scores = scoreQuestion(ranked, relevant)
           for (const group of groups) rows.push({ group, variant, mode, scores })
+          if (answer) {
+            // A hit "has" the answer when the time it carries overlaps the answer's span.
+            const memoryOf = new Map(result.hits.map((h) => [h.id, h.memory]))
+            const carries = hits.slice(0, DEPTH).map((h) => {
+              const m = memoryOf.get(h.id)
+              return m && overlapsTime(m, answer.start, answer.end) ? ['answer'] : []
+            })
+            const group = "category 2, the answer's time"
+            rows.push({ group, variant, mode, scores: scoreQuestion(carries, new Set(['answer'])) })
+          }
         }
       }
     }
@@ -213,6 +279,7 @@ async function main(): Promise<void> {
     },
   })
   WHEN_FACTOR = Number(values['when-factor'])
+  ANSWERS = loadAnswers(values.dataset)
   if (!(WHEN_FACTOR >= 1)) throw new TypeError('--when-factor: a number ≥ 1')
   if (values.dates !== 'tags' && values.dates !== 'meta') throw new TypeError('--dates: tags|meta')
   const modes = values.modes.split(',') as RecallMode[]

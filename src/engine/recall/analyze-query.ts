@@ -14,6 +14,8 @@ export interface AnalyzedQuery {
    * Free text: the query with its phrases' quote marks removed (see `splitQuery`). Its time words
    * stay in: "May 2023" written in a memory is a strong keyword match (LoCoMo held out, hybrid
    * hit@5 0.623 with them cut, 0.738 kept; `scripts/eval/temporal.ts`), and the boost adds on top.
+   * Relative words ("last week") stay too: cutting only those, keeping calendar names, lost on
+   * LoCoMo's tuning questions with time words (hybrid hit@1 0.667 → 0.595; docs/time.md).
    */
   text: string
   /** Quoted phrases in `phraseKey` form; a hit must contain every one. */
