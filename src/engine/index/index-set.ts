@@ -3,6 +3,8 @@ import { type ChunkRow, isChunk } from '../../core/page/chunk-row.ts'
 import { dedupKey } from '../../core/text.ts'
 import type { Memory, TrustLevel } from '../../core/types.ts'
 import { VectorIndex } from '../../core/vector/index.ts'
+import { Catalogue } from './catalogue.ts'
+import { DedupKeys } from './dedup-keys.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 import { addTo, removeFrom } from './multimap.ts'
 import { PageMaps } from './page-maps.ts'
@@ -19,10 +21,6 @@ export interface RecallFilter {
   includeFlagged?: boolean
 }
 
-/** The exact-dedup identity of a memory: unique per database (the `[namespace+type+key]` index). */
-const dedupIdentity = (m: Pick<Memory, 'namespace' | 'type' | 'key'>) =>
-  `${m.namespace}\u0000${m.type}\u0000${m.key}`
-
 /**
  * The derived, in-memory side of a memory: a catalogue of rows by id, the keyword index, the
  * vector index (current model only), exact alias/tag maps and the dedup keys. It is only ever
@@ -30,12 +28,22 @@ const dedupIdentity = (m: Pick<Memory, 'namespace' | 'type' | 'key'>) =>
  */
 export class IndexSet {
   readonly keyword: KeywordIndex
-  readonly #catalogue = new Map<string, Memory>()
+  /** Rows in columns (see {@link Catalogue}): the heap of 100k row objects was a third of it. */
+  readonly #catalogue = new Catalogue()
   #vectors: VectorIndex | null
   readonly #aliases = new Map<string, Set<string>>()
   readonly #tags = new Map<string, Set<string>>()
   readonly #groups = new Map<string, number>()
-  readonly #keys = new Map<string, string>()
+  readonly #keys = new DedupKeys((id) => {
+    const slot = this.#catalogue.slotOf(id)
+    if (slot === undefined) return undefined
+    const c = this.#catalogue
+    const key = c.keyAt(slot)
+    const namespace = c.stringAt(slot, 'namespace')
+    const type = c.stringAt(slot, 'type')
+    if (key === undefined || namespace === undefined || type === undefined) return undefined
+    return { namespace, type, key }
+  })
   /** Phrase keys and the candidates of a quoted query's matches. */
   readonly #phrases = new PhraseKeys()
   /**
@@ -122,7 +130,7 @@ export class IndexSet {
     if (previous) this.#unmap(previous)
     this.#pages.map(memory, previous)
     if (!previous || previous.text !== memory.text) this.#phrases.put(memory)
-    this.#catalogue.set(memory.id, memory)
+    this.#catalogue.set(memory)
     this.keyword.put(memory)
     this.#map(memory)
     const group = this.groupOf(memory.namespace, memory.type)
@@ -143,7 +151,7 @@ export class IndexSet {
   refresh(memory: Memory): void {
     const held = this.#catalogue.get(memory.id)
     if (held && sameIndexedFields(held, memory)) {
-      this.#catalogue.set(memory.id, memory)
+      this.#catalogue.set(memory)
       this.#pages.map(memory, held)
     } else this.put(memory)
   }
@@ -206,10 +214,10 @@ export class IndexSet {
     this.#aliases.clear()
     this.#tags.clear()
     this.#keys.clear()
-    this.#phrases.adoptLater(() => this.#catalogue.values())
+    this.#phrases.adoptLater(() => this.#texts())
     this.#pages.clear()
     for (const memory of memories) {
-      this.#catalogue.set(memory.id, memory)
+      this.#catalogue.set(memory)
       this.#map(memory)
       this.#pages.map(memory, undefined)
       this.groupOf(memory.namespace, memory.type)
@@ -218,7 +226,7 @@ export class IndexSet {
 
   /** The id of the memory with this namespace, type and dedup key, if the indexes hold one. */
   idForKey(write: Pick<Memory, 'namespace' | 'type' | 'key'>): string | undefined {
-    return this.#keys.get(dedupIdentity(write))
+    return this.#keys.idFor(write)
   }
 
   /** Whether any memory carries this page id. */
@@ -248,8 +256,9 @@ export class IndexSet {
     by: { title: string; source: string } | { hash: string },
   ): ReadonlySet<string> {
     const pages = new Set<string>()
+    const c = this.#catalogue
     for (const id of this.#pages.chunksBy(namespace, by))
-      pages.add(this.#catalogue.get(id)!.pageId!)
+      pages.add(c.stringAt(c.slotOf(id)!, 'pageId')!)
     return pages
   }
 
@@ -295,8 +304,8 @@ export class IndexSet {
   /** Whether the memory's text holds every phrase (see `matchesPhrases` in core/query.ts). */
   hasPhrases(id: string, phrases: readonly string[]): boolean {
     if (phrases.length === 0) return true
-    const memory = this.#catalogue.get(id)
-    return memory !== undefined && this.#phrases.matches(memory, phrases)
+    const slot = this.#catalogue.slotOf(id)
+    return slot !== undefined && this.#phrases.matches(this.#textOf(slot), phrases)
   }
 
   /**
@@ -319,12 +328,11 @@ export class IndexSet {
     seen: ReadonlyMap<string, unknown>,
   ): RankedItem[] {
     const items: RankedItem[] = []
-    for (const memory of this.#catalogue.values()) {
+    for (const slot of this.#catalogue.slots()) {
       if (items.length >= limit) break
-      if (seen.has(memory.id) || !accept(memory.id)) continue
-      if (this.#phrases.matches(memory, phrases)) {
-        items.push({ id: memory.id, score: 0 })
-      }
+      const id = this.#catalogue.idAt(slot)
+      if (seen.has(id) || !accept(id)) continue
+      if (this.#phrases.matches(this.#textOf(slot), phrases)) items.push({ id, score: 0 })
     }
     return items
   }
@@ -334,14 +342,18 @@ export class IndexSet {
     const { namespace, types, tags, minTrust, includeFlagged = true } = filter
     const minLevel = minTrust ? TRUST_ORDER[minTrust] : 0
     const wantTags = tags?.map((t) => t.toLowerCase())
+    const c = this.#catalogue
+    // Reads the columns it needs: recall asks this of every candidate of every list.
     return (id) => {
-      const m = this.#catalogue.get(id)
-      if (!m || m.namespace !== namespace) return false
-      if (types && !types.includes(m.type)) return false
-      if (minLevel > 0 && TRUST_ORDER[m.trust] < minLevel) return false
-      if (!includeFlagged && m.flags.length > 0) return false
+      const slot = c.slotOf(id)
+      if (slot === undefined || c.stringAt(slot, 'namespace') !== namespace) return false
+      if (types && !types.includes(c.stringAt(slot, 'type')!)) return false
+      if (minLevel > 0 && TRUST_ORDER[c.stringAt(slot, 'trust') as TrustLevel] < minLevel)
+        return false
+      if (!includeFlagged && c.listAt(slot, 'flags').length > 0) return false
       if (wantTags) {
-        for (const tag of wantTags) if (!m.tags.some((t) => t.toLowerCase() === tag)) return false
+        const held = c.listAt(slot, 'tags')
+        for (const tag of wantTags) if (!held.some((t) => t.toLowerCase() === tag)) return false
       }
       return true
     }
@@ -350,15 +362,22 @@ export class IndexSet {
   #map(memory: Memory): void {
     for (const alias of memory.aliases) addTo(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) addTo(this.#tags, tag.toLowerCase(), memory.id)
-    this.#keys.set(dedupIdentity(memory), memory.id)
+    this.#keys.file(memory)
   }
 
   #unmap(memory: Memory): void {
     for (const alias of memory.aliases) removeFrom(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) removeFrom(this.#tags, tag.toLowerCase(), memory.id)
-    // Another memory may hold the key by now (replay applies changes one id at a time).
-    const identity = dedupIdentity(memory)
-    if (this.#keys.get(identity) === memory.id) this.#keys.delete(identity)
+    this.#keys.drop(memory)
+  }
+
+  #textOf(slot: number): { id: string; text: string } {
+    return { id: this.#catalogue.idAt(slot), text: this.#catalogue.textAt(slot) }
+  }
+
+  /** Every memory's id and text, in catalogue order, without materialising the rows. */
+  *#texts(): Generator<{ id: string; text: string }> {
+    for (const slot of this.#catalogue.slots()) yield this.#textOf(slot)
   }
 }
 
