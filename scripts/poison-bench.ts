@@ -4,10 +4,18 @@
  * alone (with the fold it shares with the rules) and the fold alone; best of five rounds.
  *
  *   npx tsx scripts/poison-bench.ts
+ *   npx tsx scripts/poison-bench.ts --against DIR   # also the whole screen of an older copy
+ *
+ * `--against` takes a copy of `src/core/poison` from another commit, e.g.
+ * `mkdir -p .scratch/old && git archive 9deccff src/core/poison | tar -x -C .scratch/old`, then
+ * `--against .scratch/old/src/core/poison`: both screens run interleaved in one process, so a
+ * busy machine slows them alike and the pair compares where absolute figures cannot.
  *
  * Then the whole screen's share of the 10k bulk import of `docs/benchmarks.md` (6.0 s).
  */
 import { cpus } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { analyseText } from '../src/core/poison/index.ts'
 import { readingOf } from '../src/core/poison/model/features.ts'
 import { scoreReading } from '../src/core/poison/model/learned.ts'
@@ -27,6 +35,14 @@ const stages: Record<string, (text: string) => unknown> = {
   'rules alone': (text) => screenWith(text, null),
   'learned stage alone (fold included)': (text) => scoreReading(readingOf(fold(text))),
   'fold alone': (text) => readingOf(fold(text)),
+}
+const against = process.argv.indexOf('--against')
+if (against > 0) {
+  const dir = resolve(process.argv[against + 1] ?? '')
+  const older = (await import(pathToFileURL(join(dir, 'index.ts')).href)) as {
+    analyseText: (text: string) => unknown
+  }
+  stages['whole screen, --against copy'] = older.analyseText
 }
 const best: Record<string, number> = {}
 for (let round = 0; round < ROUNDS; round++) {
