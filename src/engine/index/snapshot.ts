@@ -10,8 +10,8 @@ import {
   catalogueSegments,
   hashText,
   joinVectorSegments,
-  type VectorHead,
   VECTOR_SEGMENT_BYTES,
+  type VectorHead,
   type VectorSegment,
   vectorSegments,
 } from './segments.ts'
