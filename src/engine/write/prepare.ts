@@ -8,7 +8,7 @@ import {
 import { RejectedMemoryError } from '../../core/errors.ts'
 import type { LimitOptions } from '../../core/options.ts'
 import { DEFAULT_NAMESPACE, DEFAULT_SOURCE, DEFAULT_TYPE } from '../../core/options.ts'
-import { screenText } from '../../core/poison/index.ts'
+import { screenReadings, screenText } from '../../core/poison/index.ts'
 import { dedupKey, normalizeText } from '../../core/text.ts'
 import type {
   Memory,
@@ -95,12 +95,15 @@ void rememberNamed
 void patchNamed
 
 /**
- * Everything of a memory that recall hands back as words an LLM will read: the text (as written
- * and as normalised, so letters spaced out with runs of spaces are read both ways), aliases,
- * tags (a 64-character tag holds "ignore previous instructions" easily), the source (often a URL
- * or a name the writer was told), the type, the summary (recall may return it for the text), the
- * namespace (the formatter prints it in the fence's attributes) and every key and string of
- * `meta` (hosts render it, and tools hand it back).
+ * Everything of a memory that recall hands back as words an LLM will read, as readings the
+ * screen judges apart: the text as written and, when it differs in more than its ends, as
+ * normalised (letters spaced out with runs of spaces are read both ways), each beside the
+ * aliases, tags (a 64-character tag holds "ignore previous instructions" easily), the source
+ * (often a URL or a name the writer was told), the type, the summary (recall may return it for
+ * the text), the namespace (the formatter prints it in the fence's attributes) and every key and
+ * string of `meta` (hosts render it, and tools hand it back). Apart, not joined: the same words
+ * twice would count twice in the learned stage's sums (an indented code chunk read beside its
+ * collapsed form was flagged).
  */
 export function screenedText(memory: {
   text: string
@@ -111,24 +114,15 @@ export function screenedText(memory: {
   summary?: string
   namespace?: string
   meta?: Record<string, unknown>
-}): string {
+}): string[] {
   const { text, aliases, tags, source, type, summary, namespace, meta } = memory
+  const rest = [...aliases, ...tags, source, type]
+  if (summary) rest.push(summary)
+  if (namespace !== undefined) rest.push(namespace)
+  if (meta !== undefined) metaStrings(meta, rest)
   const normal = normalizeText(text)
-  // Only a reading that differs in more than its ends: the same words twice would count twice
-  // in the learned stage's sums (a page chunk ending in a blank line was read double and
-  // rejected for one benign "before you change…").
-  const parts = [
-    text,
-    ...(normal !== text.trim() ? [normal] : []),
-    ...aliases,
-    ...tags,
-    source,
-    type,
-  ]
-  if (summary) parts.push(summary)
-  if (namespace !== undefined) parts.push(namespace)
-  if (meta !== undefined) metaStrings(meta, parts)
-  return parts.join('\n')
+  const readings = [text, ...(normal !== text.trim() ? [normal] : [])]
+  return readings.map((reading) => [reading, ...rest].join('\n'))
 }
 
 /** The keys and string values of `meta`, depth first (it is plain JSON, checked already). */
@@ -147,9 +141,13 @@ function metaStrings(value: unknown, out: string[]): void {
  * Applies the poison policy: throws on reject, returns the rule codes to store on flag.
  * `where` names the write in the error (`items[3]`, `patch`).
  */
-export function screen(text: string, policy: PoisonPolicy, where = ''): string[] {
+export function screen(
+  text: string | readonly string[],
+  policy: PoisonPolicy,
+  where = '',
+): string[] {
   if (policy === 'off') return []
-  const findings = screenText(text)
+  const findings = typeof text === 'string' ? screenText(text) : screenReadings(text)
   if (findings.length === 0) return []
   const rules = [...new Set(findings.map((f) => f.rule))]
   if (policy === 'reject') {
