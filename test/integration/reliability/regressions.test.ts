@@ -230,7 +230,7 @@ describe('regressions', () => {
     const ids = (await a.rememberMany(texts.map((text) => ({ text })))).map((r) => r.id)
     await a.close()
     await tamperSnapshot('truncated', idb, (row) => {
-      row.data.keyword.index = row.data.keyword.index.slice(0, 10)
+      row.data.keyword.postings = row.data.keyword.postings.slice(0, 10)
     })
     const b = await engine('truncated', idb)
     expect((await b.inspect.stats()).open?.restored).toBe('rebuild')

@@ -23,14 +23,13 @@ const CASES: [string, (row: Row, db: EngramDatabase) => void | Promise<void>][] 
   [
     'postings cut short',
     (row) => {
-      row.data.keyword.index = row.data.keyword.index.slice(0, 5)
+      row.data.keyword.postings = row.data.keyword.postings.slice(0, 5)
     },
   ],
   [
     'document ids cut short',
     (row) => {
-      const ids = row.data.keyword.documentIds
-      for (const key of Object.keys(ids).slice(0, 3)) delete ids[key]
+      row.data.keyword.ids = JSON.stringify(JSON.parse(row.data.keyword.ids).slice(3))
     },
   ],
   [
@@ -60,9 +59,8 @@ const CASES: [string, (row: Row, db: EngramDatabase) => void | Promise<void>][] 
   [
     'keyword index of another database',
     (row) => {
-      row.data.keyword.documentIds = Object.fromEntries(
-        Object.entries(row.data.keyword.documentIds).map(([k]) => [k, `01OTHER${k}`]),
-      )
+      const ids: string[] = JSON.parse(row.data.keyword.ids)
+      row.data.keyword.ids = JSON.stringify(ids.map((id) => `01OTHER${id}`))
     },
   ],
   [
