@@ -110,14 +110,16 @@ export async function runRecall(
   const edges = ctx.edges ? await ctx.edges(ranked.map((r) => r.memory.id)) : []
   const visible = hideSuperseded(ranked, edges, o.includeSuperseded)
   // Only a small store, whose cosines have no distribution to judge by, is held against the
-  // open world; its one extra embed is skipped everywhere else.
+  // open world, with the query vector the vector list embedded; nothing is read everywhere else.
+  const queryVector = found.vector?.query
   const small =
+    queryVector !== undefined &&
     found.vector?.list !== undefined &&
     indexes.vectors != null &&
     indexes.vectors.size < SMALL_STORE_FLOOR.memories
   const openWorld =
     o.floor && calibration && small && ctx.embedder && OPEN_WORLD_MODELS.has(ctx.embedder.model)
-      ? await openWorldCosine(ctx.embedder, q.embedText)
+      ? await openWorldCosine(ctx.embedder, queryVector)
       : undefined
   const floored = floorCandidates(visible, {
     q,

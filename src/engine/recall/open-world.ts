@@ -27,27 +27,24 @@ function worldVectors(embedder: Embedder): Promise<readonly Float32Array[]> {
 /**
  * The query's best cosine to the open world (`core/recall/open-world.ts`), what the floor holds a
  * small store's best hit against; undefined when the embedder fails, and the floor then falls back
- * to its expected-maximum bar. The query is embedded again here (the vector list keeps its vector
- * to itself), only for a small store. Vectors are unit length, so cosine is a dot product.
+ * to its expected-maximum bar. `query` is the vector the vector list embedded: only the world is
+ * embedded here, once per embedder. Vectors are unit length, so cosine is a dot product.
  */
 export async function openWorldCosine(
   embedder: Embedder,
-  queryText: string,
+  query: Float32Array,
 ): Promise<number | undefined> {
+  let world: readonly Float32Array[]
   try {
-    const [[query], world] = await Promise.all([
-      embedder.embed([queryText], { kind: 'query' }),
-      worldVectors(embedder),
-    ])
-    if (!query) return undefined
-    let best = Number.NEGATIVE_INFINITY
-    for (const v of world) {
-      let dot = 0
-      for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!
-      if (dot > best) best = dot
-    }
-    return Number.isFinite(best) ? best : undefined
+    world = await worldVectors(embedder)
   } catch {
     return undefined
   }
+  let best = Number.NEGATIVE_INFINITY
+  for (const v of world) {
+    let dot = 0
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!
+    if (dot > best) best = dot
+  }
+  return Number.isFinite(best) ? best : undefined
 }

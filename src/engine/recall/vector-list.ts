@@ -23,6 +23,11 @@ export interface VectorEvidence {
   cosines: ReadonlyMap<string, number>
   /** A memory the deep read left out scores at most this (hybrid only, when the read was full). */
   cosineBound?: number
+  /**
+   * The query's vector, set with `list`: the floor holds a small store against the open world
+   * with it, where a second embed of the query cost as much as the first (USE-lite).
+   */
+  query?: Float32Array
   /** Set when hybrid recall went on without vectors. */
   degraded?: Degraded
 }
@@ -66,6 +71,7 @@ export async function vectorList(
   const evidence: VectorEvidence = {
     list: { name: 'vector', items: found.slice(0, candidates), weight: o.weight },
     cosines: new Map(found.map((f) => [f.id, f.score])),
+    query: vector,
   }
   if (hybrid && found.length === depth) evidence.cosineBound = found.at(-1)?.score
   return evidence

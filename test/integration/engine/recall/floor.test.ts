@@ -260,6 +260,32 @@ class Planted implements Embedder {
   }
 }
 
+/**
+ * The n-gram embedder under USE-lite's id, so a small store is held against the open world,
+ * counting the texts it embeds by kind. The embedder is not under test: the recall's embeds are.
+ */
+class CountingUseLite implements Embedder {
+  readonly #inner = new NgramEmbedder()
+  readonly model = USE_LITE_MODEL
+  counts = { query: 0, passage: 0 }
+  get dims() {
+    return this.#inner.dims
+  }
+  get state() {
+    return this.#inner.state
+  }
+  load() {
+    return this.#inner.load()
+  }
+  embed(texts: string[], options: { kind: EmbedKind }) {
+    this.counts[options.kind] += texts.length
+    return this.#inner.embed(texts, options)
+  }
+  stats() {
+    return { ...this.#inner.stats(), model: this.model }
+  }
+}
+
 const WORLD = new Set(OPEN_WORLD_TEXTS)
 const lift = (spreads: number) => 0.14 + spreads * 0.1
 
@@ -331,6 +357,18 @@ describe('the relevance floor in a small store, held against the open world (iss
     const results = await engine.rememberMany(five.map((text) => ({ text })))
     const { hits } = await engine.recall('how tall is Mount Kilimanjaro')
     expect(hits.map((h) => h.id)).toEqual([results[0]!.id])
+  })
+
+  it('embeds the query once per recall in a small store, the open world read with that vector', async () => {
+    const embedder = new CountingUseLite()
+    const engine = await open({ embedder })
+    await engine.rememberMany(FACTS.map((text) => ({ text })))
+    embedder.counts = { query: 0, passage: 0 }
+    for (const mode of ['hybrid', 'semantic'] as const) {
+      await engine.recall('where does Tom live?', { mode })
+    }
+    // Two recalls: two query embeds, and the open world embedded once (the floor read it).
+    expect(embedder.counts).toEqual({ query: 2, passage: OPEN_WORLD_TEXTS.length })
   })
 
   it('still empties a five-fact store for a query whose best cosine is the store’s noise', async () => {
