@@ -9,8 +9,9 @@ import type { CheckedRecallOptions } from './options.ts'
 /** Which memories a recall may return, as predicates every list applies before its cut. */
 export interface RecallScope {
   /**
-   * The filter: namespace, types, tags, trust, flags, expiry (TTL and `expiresAt`), and the
-   * memory's time within `since`/`until` when the recall gives them.
+   * The filter: namespace, types, tags, trust, flags, expiry (TTL and `expiresAt`; a TTL is
+   * looked past inside `since`/`until` or the query's time windows), and the memory's time
+   * within `since`/`until` when the recall gives them.
    */
   accept: (id: string) => boolean
   /** `accept`, and every quoted phrase of the query in the memory's text. */
@@ -40,7 +41,9 @@ export function recallScope(
     ...(o.tags ? { tags: o.tags } : {}),
     ...(o.minTrust ? { minTrust: o.minTrust } : {}),
   })
-  const live = lifecycleFilter(indexes.catalogue, o, now, lifecycle)
+  // The query's own time words count as naming a time, as since/until do: "in May 2023" finds
+  // that month's notes past their TTL (without q.windows here, only since/until did).
+  const live = lifecycleFilter(indexes.catalogue, { ...o, windows: q.windows }, now, lifecycle)
   const inTime = timeFilter(indexes.catalogue, o.since, o.until)
   const accept = inTime
     ? (id: string) => filter(id) && live(id) && inTime(id)

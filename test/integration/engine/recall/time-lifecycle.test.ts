@@ -77,6 +77,15 @@ describe('time and the lifecycle', () => {
     expect(keep({ includeExpired: true })).toEqual(['01', '02', '03'])
   })
 
+  it('finds a TTL-expired note for a query naming its month (scope gave the lifecycle filter no windows)', async () => {
+    const { e, undated, dated } = await oldNotes()
+    // "in May 2023" is the query's own window: the notes of that month come back, the one whose
+    // own expiresAt passed does not, and without time words the TTL still hides them all.
+    expect(await ids(e, 'dinner with Ana in May 2023')).toEqual([undated, dated].sort())
+    expect(await ids(e, 'dinner with Ana in May 2023', { time: false })).toEqual([])
+    expect(await ids(e, 'dinner with Ana in August 2023')).toEqual([])
+  })
+
   it('keeps a memory in use whatever the window', async () => {
     const { e } = await oldNotes()
     const fresh = await e.remember('Dinner with Ana at the tapas bar', { type: 'fact' })
