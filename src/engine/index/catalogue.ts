@@ -18,6 +18,20 @@ import {
 import { ListTable, StringTable } from './interned.ts'
 import { PageColumns } from './page-columns.ts'
 
+/** A number column's value, not NaN ("none") nor past the end of a column not made yet. */
+const present = (value: number | undefined): value is number =>
+  value !== undefined && !Number.isNaN(value)
+/** A value a number column takes. */
+const isNumber = (value: unknown): value is number =>
+  typeof value === 'number' && !Number.isNaN(value)
+/** A value a list column takes (the list table's test, without interning it). */
+function isStringList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false
+  for (const item of value) if (typeof item !== 'string') return false
+  return true
+}
+const ALWAYS_FIELDS: ReadonlySet<string> = new Set(ALWAYS)
+
 /**
  * The index set's catalogue: every memory by id, in columns rather than one object per memory
  * (issue 25: 100k row objects, their empty lists and key strings were a third of the worker's
@@ -31,10 +45,6 @@ import { PageColumns } from './page-columns.ts'
  * in insertion order, a replaced row keeping its place. Hot paths read single fields by slot
  * ({@link Catalogue.slotOf}, {@link Catalogue.stringAt}, …) without materialising.
  */
-/** A number column's value, not NaN ("none") nor past the end of a column not made yet. */
-const present = (value: number | undefined): value is number =>
-  value !== undefined && !Number.isNaN(value)
-
 export class Catalogue implements ReadonlyMap<string, Memory> {
   /** Id → slot, in catalogue order. */
   readonly #slots = new Map<string, number>()
@@ -64,6 +74,11 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
     for (const field of LISTS) this.#listed[field] = new Uint32Array(0)
     for (const field of NUMBERS) this.#numbers[field] = new Float64Array(0)
     for (const row of rows) this.set(row)
+  }
+
+  /** Makes room for `rows` rows in all, so adopting a whole catalogue grows no column. */
+  reserve(rows: number): void {
+    if (rows > this.#capacity) this.#grow(rows)
   }
 
   get size(): number {
@@ -199,42 +214,111 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
   }
 
   #write(slot: number, memory: Memory): void {
+    if (this.#writeUsual(slot, memory)) return
     let rest: Record<string, unknown> | undefined
-    const keep = (field: string, value: unknown) => {
-      rest ??= {}
-      rest[field] = value
-    }
     for (const [field, value] of Object.entries(memory)) {
-      if (value === undefined || field === 'id') continue
-      switch (field) {
-        case 'text':
-        case 'key':
-          if (typeof value !== 'string') keep(field, value)
-          else if (field === 'text') this.#texts[slot] = value
-          else this.#keys[slot] = value
-          break
-        case 'summary':
-          if (typeof value === 'string') this.#summaries.set(slot, value)
-          else keep(field, value)
-          break
-        case 'needsReview':
-          if (typeof value !== 'boolean') keep(field, value)
-          else {
-            if (this.#review.length === 0) this.#review = new Uint8Array(this.#capacity)
-            this.#review[slot] = value ? 2 : 1
-          }
-          break
-        case 'page':
-          if (!this.#pages.write(slot, this.#capacity, value)) keep(field, value)
-          break
-        default:
-          if (!this.#writeColumn(slot, field, value)) keep(field, value)
-      }
+      rest = this.#writeField(slot, field, value, rest)
     }
     if (rest) this.#rest.set(slot, rest)
     let whole = 1
     for (const field of ALWAYS) if (this.#absent(slot, field)) whole = 0
     this.#whole[slot] = whole
+  }
+
+  /**
+   * A row the write path made (every {@link ALWAYS} field, each of its kind) straight into its
+   * columns, then its other fields one by one; false, with nothing written, for any other row. A
+   * cold start adopts a snapshot's whole catalogue through here: `Object.entries` and a switch
+   * per field cost 5 µs a row, most of the adoption (issue 25).
+   */
+  #writeUsual(slot: number, m: Memory): boolean {
+    const { namespace, type, text, key, source, trust, tier, tags, aliases, flags } = m
+    if (
+      typeof namespace !== 'string' ||
+      typeof type !== 'string' ||
+      typeof text !== 'string' ||
+      typeof key !== 'string' ||
+      typeof source !== 'string' ||
+      typeof trust !== 'string' ||
+      typeof tier !== 'string' ||
+      !isNumber(m.confidence) ||
+      !isNumber(m.createdAt) ||
+      !isNumber(m.updatedAt) ||
+      !isNumber(m.confirmedAt) ||
+      !isNumber(m.confirmations) ||
+      !isNumber(m.recallCount) ||
+      !isStringList(tags) ||
+      !isStringList(aliases) ||
+      !isStringList(flags)
+    ) {
+      return false
+    }
+    this.#texts[slot] = text
+    this.#keys[slot] = key
+    this.#writeCode(slot, 'namespace', namespace)
+    this.#writeCode(slot, 'type', type)
+    this.#writeCode(slot, 'source', source)
+    this.#writeCode(slot, 'trust', trust)
+    this.#writeCode(slot, 'tier', tier)
+    this.#writeNumber(slot, 'confidence', m.confidence)
+    this.#writeNumber(slot, 'createdAt', m.createdAt)
+    this.#writeNumber(slot, 'updatedAt', m.updatedAt)
+    this.#writeNumber(slot, 'confirmedAt', m.confirmedAt)
+    this.#writeNumber(slot, 'confirmations', m.confirmations)
+    this.#writeNumber(slot, 'recallCount', m.recallCount)
+    this.#writeList(slot, 'tags', this.#lists.acquire(tags)!)
+    this.#writeList(slot, 'aliases', this.#lists.acquire(aliases)!)
+    this.#writeList(slot, 'flags', this.#lists.acquire(flags)!)
+    this.#whole[slot] = 1
+    const fields = Object.keys(m)
+    if (fields.length > ALWAYS.length + 1) {
+      let rest: Record<string, unknown> | undefined
+      for (const field of fields) {
+        if (field === 'id' || ALWAYS_FIELDS.has(field)) continue
+        rest = this.#writeField(slot, field, (m as unknown as Record<string, unknown>)[field], rest)
+      }
+      if (rest) this.#rest.set(slot, rest)
+    }
+    return true
+  }
+
+  /** Files one field of a row; returns `rest` with the field added when no column takes it. */
+  #writeField(
+    slot: number,
+    field: string,
+    value: unknown,
+    rest: Record<string, unknown> | undefined,
+  ): Record<string, unknown> | undefined {
+    if (value === undefined || field === 'id') return rest
+    let kept = false
+    switch (field) {
+      case 'text':
+      case 'key':
+        if (typeof value !== 'string') kept = true
+        else if (field === 'text') this.#texts[slot] = value
+        else this.#keys[slot] = value
+        break
+      case 'summary':
+        if (typeof value === 'string') this.#summaries.set(slot, value)
+        else kept = true
+        break
+      case 'needsReview':
+        if (typeof value !== 'boolean') kept = true
+        else {
+          if (this.#review.length === 0) this.#review = new Uint8Array(this.#capacity)
+          this.#review[slot] = value ? 2 : 1
+        }
+        break
+      case 'page':
+        kept = !this.#pages.write(slot, this.#capacity, value)
+        break
+      default:
+        kept = !this.#writeColumn(slot, field, value)
+    }
+    if (!kept) return rest
+    const out = rest ?? {}
+    out[field] = value
+    return out
   }
 
   #absent(slot: number, field: (typeof ALWAYS)[number]): boolean {
@@ -248,31 +332,40 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
 
   #writeColumn(slot: number, field: string, value: unknown): boolean {
     if (NUMBER_FIELDS.has(field)) {
-      if (typeof value !== 'number' || Number.isNaN(value)) return false
-      const numbers = this.#numbers
-      const f = field as NumberField
-      if (numbers[f].length === 0) numbers[f] = new Float64Array(this.#capacity).fill(NaN)
-      numbers[f][slot] = value
+      if (!isNumber(value)) return false
+      this.#writeNumber(slot, field as NumberField, value)
       return true
     }
     if (CODED_FIELDS.has(field)) {
       if (typeof value !== 'string') return false
-      const coded = this.#coded
-      const f = field as CodedField
-      if (coded[f].length === 0) coded[f] = new Uint32Array(this.#capacity)
-      coded[f][slot] = this.#strings.acquire(value)
+      this.#writeCode(slot, field as CodedField, value)
       return true
     }
     if (LIST_FIELDS.has(field)) {
       const code = this.#lists.acquire(value)
       if (code === undefined) return false
-      const listed = this.#listed
-      const f = field as ListField
-      if (listed[f].length === 0) listed[f] = new Uint32Array(this.#capacity).fill(NO_LIST)
-      listed[f][slot] = code
+      this.#writeList(slot, field as ListField, code)
       return true
     }
     return false
+  }
+
+  #writeNumber(slot: number, field: NumberField, value: number): void {
+    const numbers = this.#numbers
+    if (numbers[field].length === 0) numbers[field] = new Float64Array(this.#capacity).fill(NaN)
+    numbers[field][slot] = value
+  }
+
+  #writeCode(slot: number, field: CodedField, value: string): void {
+    const coded = this.#coded
+    if (coded[field].length === 0) coded[field] = new Uint32Array(this.#capacity)
+    coded[field][slot] = this.#strings.acquire(value)
+  }
+
+  #writeList(slot: number, field: ListField, code: number): void {
+    const listed = this.#listed
+    if (listed[field].length === 0) listed[field] = new Uint32Array(this.#capacity).fill(NO_LIST)
+    listed[field][slot] = code
   }
 
   /** Lets go of everything the row at `slot` holds, leaving the slot empty. */

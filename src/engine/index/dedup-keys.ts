@@ -4,15 +4,13 @@ type Identity = Pick<Memory, 'namespace' | 'type' | 'key'>
 
 /** FNV-1a over namespace, type and key with NUL between them: a bucket, not an identity. */
 function hashOf(m: Identity): number {
-  let h = 0x811c9dc5
-  const mix = (s: string) => {
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
-    h = Math.imul(h, 0x01000193)
-  }
-  mix(m.namespace)
-  mix(m.type)
-  mix(m.key)
-  return h >>> 0
+  return mix(mix(mix(0x811c9dc5, m.namespace), m.type), m.key) >>> 0
+}
+
+/** `h` with the text's UTF-16 units mixed in, then the NUL after it. */
+function mix(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return Math.imul(h, 0x01000193)
 }
 
 /**
@@ -28,14 +26,32 @@ function hashOf(m: Identity): number {
 export class DedupKeys {
   readonly #buckets = new Map<number, string | string[]>()
   readonly #identityOf: (id: string) => Identity | undefined
+  /** The rows of a catalogue adopted whole, not filed yet (see {@link DedupKeys.adoptLater}). */
+  #unfiled: (() => Iterable<Identity & { id: string }>) | undefined
 
   /** `identityOf` reads an id's current namespace, type and key (the catalogue's). */
   constructor(identityOf: (id: string) => Identity | undefined) {
     this.#identityOf = identityOf
   }
 
+  /**
+   * For a catalogue adopted whole (a snapshot's): its rows are filed, from `rows()` as they are
+   * by then, at the first call that reads or changes the keys (a write's dedup check, a replay),
+   * not in the cold start before the first answer, which needs none (a fifth of the adoption).
+   * Filing them in catalogue order files each identity under the id it would have eagerly.
+   */
+  adoptLater(rows: () => Iterable<Identity & { id: string }>): void {
+    this.clear()
+    this.#unfiled = rows
+  }
+
   /** Files `memory.id` as the holder of its identity (which it must already have there). */
   file(memory: Identity & { id: string }): void {
+    this.#fileUnfiled()
+    this.#file(memory)
+  }
+
+  #file(memory: Identity & { id: string }): void {
     const hash = hashOf(memory)
     const held = this.#buckets.get(hash)
     if (held === undefined) {
@@ -51,6 +67,7 @@ export class DedupKeys {
 
   /** Drops `memory.id` as holder of `memory`'s identity, if it holds it. */
   drop(memory: Identity & { id: string }): void {
+    this.#fileUnfiled()
     const hash = hashOf(memory)
     const held = this.#buckets.get(hash)
     if (held === memory.id) this.#buckets.delete(hash)
@@ -62,6 +79,7 @@ export class DedupKeys {
 
   /** The id holding this identity, if one does. */
   idFor(write: Identity): string | undefined {
+    this.#fileUnfiled()
     const held = this.#buckets.get(hashOf(write))
     if (held === undefined) return undefined
     if (typeof held === 'string') return this.#holds(held, write) ? held : undefined
@@ -70,6 +88,14 @@ export class DedupKeys {
 
   clear(): void {
     this.#buckets.clear()
+    this.#unfiled = undefined
+  }
+
+  #fileUnfiled(): void {
+    const rows = this.#unfiled
+    if (!rows) return
+    this.#unfiled = undefined
+    for (const row of rows()) this.#file(row)
   }
 
   #holds(id: string, write: Identity): boolean {

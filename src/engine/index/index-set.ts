@@ -213,12 +213,13 @@ export class IndexSet {
     this.#catalogue.clear()
     this.#aliases.clear()
     this.#tags.clear()
-    this.#keys.clear()
+    this.#keys.adoptLater(() => this.#identities())
     this.#phrases.adoptLater(() => this.#texts())
     this.#pages.clear()
+    if (Array.isArray(memories)) this.#catalogue.reserve(memories.length)
     for (const memory of memories) {
       this.#catalogue.set(memory)
-      this.#map(memory)
+      this.#mapNames(memory)
       this.#pages.map(memory, undefined)
       this.groupOf(memory.namespace, memory.type)
     }
@@ -360,9 +361,14 @@ export class IndexSet {
   }
 
   #map(memory: Memory): void {
+    this.#mapNames(memory)
+    this.#keys.file(memory)
+  }
+
+  /** Files the memory's aliases and tags (recall's exact lists). */
+  #mapNames(memory: Memory): void {
     for (const alias of memory.aliases) addTo(this.#aliases, dedupKey(alias), memory.id)
     for (const tag of memory.tags) addTo(this.#tags, tag.toLowerCase(), memory.id)
-    this.#keys.file(memory)
   }
 
   #unmap(memory: Memory): void {
@@ -373,6 +379,19 @@ export class IndexSet {
 
   #textOf(slot: number): { id: string; text: string } {
     return { id: this.#catalogue.idAt(slot), text: this.#catalogue.textAt(slot) }
+  }
+
+  /** Every memory's id, namespace, type and key, in catalogue order, for the dedup keys. */
+  *#identities(): Generator<Pick<Memory, 'id' | 'namespace' | 'type' | 'key'>> {
+    const c = this.#catalogue
+    for (const slot of c.slots()) {
+      const namespace = c.stringAt(slot, 'namespace')
+      const type = c.stringAt(slot, 'type')
+      const key = c.keyAt(slot)
+      // An odd row lacking one has no identity a write could name (filing it eagerly threw).
+      if (namespace === undefined || type === undefined || key === undefined) continue
+      yield { id: c.idAt(slot), namespace, type, key }
+    }
   }
 
   /** Every memory's id and text, in catalogue order, without materialising the rows. */

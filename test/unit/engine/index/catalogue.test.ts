@@ -113,6 +113,28 @@ describe('Catalogue', () => {
     expect(catalogue.get('a')).not.toBe(catalogue.get('a'))
   })
 
+  it('gives back a row with an always-set field of an odd kind as it was, columns or not', () => {
+    const odd: Record<string, unknown>[] = [
+      { confidence: Number.NaN },
+      { namespace: 7 },
+      { key: undefined },
+      { flags: ['ok', 3] },
+      { tier: null },
+      { recallCount: '2' },
+      { aliases: 'Pri' },
+      { createdAt: undefined, meta: { turn: 2 }, summary: 'short' },
+    ]
+    const rows = odd.map((fields, i) => row(`o${i}`, `Odd row ${i}`, fields as Partial<Memory>))
+    const usual = row('u', 'A usual row', { meta: { turn: 1 }, summary: 's', happenedAt: 5 })
+    const catalogue = new Catalogue([...rows, usual])
+    for (const memory of [...rows, usual]) {
+      const expected = structuredClone(memory) as unknown as Record<string, unknown>
+      for (const field of Object.keys(expected))
+        if (expected[field] === undefined) delete expected[field]
+      expect(catalogue.get(memory.id)).toStrictEqual(expected)
+    }
+  })
+
   it('keeps a value once however many rows hold it, and drops it when none does', () => {
     const table = new Interned<string>()
     const a = table.acquire('default', () => 'default')
@@ -127,6 +149,44 @@ describe('Catalogue', () => {
 })
 
 describe('DedupKeys', () => {
+  it('files a catalogue adopted whole at its first use, as filing it row by row would', () => {
+    const next = uniform(TEST_SEED + 3)
+    const rows = new Map<string, { namespace: string; type: string; key: string }>()
+    for (let i = 0; i < 80; i++) {
+      // Shared identities, so which id holds one depends on the order of filing.
+      rows.set(`m${i}`, { namespace: 'default', type: 'fact', key: `key ${i % 25}` })
+    }
+    const eager = new DedupKeys((id) => rows.get(id))
+    for (const [id, m] of rows) eager.file({ id, ...m })
+    let listed = 0
+    const lazy = new DedupKeys((id) => rows.get(id))
+    lazy.adoptLater(() => {
+      listed++
+      return [...rows].map(([id, m]) => ({ id, ...m }))
+    })
+    expect(listed).toBe(0)
+    for (let step = 0; step < 300; step++) {
+      const id = `m${Math.floor(next() * 100)}`
+      const held = rows.get(id)
+      if (held) {
+        eager.drop({ id, ...held })
+        lazy.drop({ id, ...held })
+        rows.delete(id)
+      }
+      if (next() < 0.6) {
+        const m = { namespace: 'default', type: 'fact', key: `key ${Math.floor(next() * 30)}` }
+        rows.set(id, m)
+        eager.file({ id, ...m })
+        lazy.file({ id, ...m })
+      }
+      for (let k = 0; k < 30; k++) {
+        const probe = { namespace: 'default', type: 'fact', key: `key ${k}` }
+        expect(lazy.idFor(probe)).toBe(eager.idFor(probe))
+      }
+    }
+    expect(listed).toBe(1)
+  })
+
   it('holds each identity by the id filed last, freed only by that id, as a Map of strings did', () => {
     const next = uniform(TEST_SEED + 2)
     const rows = new Map<string, { namespace: string; type: string; key: string }>()
