@@ -14,8 +14,8 @@ import { IndexSet } from '../../src/engine/index/index-set.ts'
 import { KeywordIndex } from '../../src/engine/index/keyword-index.ts'
 import {
   type CatalogueSegment,
-  joinVectorSegments,
   type VectorSegment,
+  vectorParts,
 } from '../../src/engine/index/segments.ts'
 import { EngramDatabase, storedKeys } from '../../src/storage/index.ts'
 import { prepareData } from './data.ts'
@@ -77,7 +77,7 @@ for (let round = 0; round < runs; round++) {
       manifest.vectors.map((_, i) => `indexes:vectors:${i}`),
     )
     return VectorIndex.deserialize(
-      joinVectorSegments(
+      vectorParts(
         manifest.vectorHead,
         segments.map((s) => s!.data as VectorSegment),
       ),

@@ -138,19 +138,27 @@ export class RowStore {
   }
 
   /**
-   * Fills an empty store with `rows`, whose lengths the caller has checked, sized exactly.
-   * Returns false, leaving the store unusable, when the ids are not unique.
+   * Fills an empty store with `parts`, consecutive rows each, whose lengths the caller has
+   * checked, sized exactly. Returns false, leaving the store unusable, when the ids are not
+   * unique.
    */
-  import(rows: RowArrays): boolean {
-    const n = rows.ids.length
+  import(parts: readonly RowArrays[]): boolean {
+    let n = 0
+    for (const part of parts) n += part.ids.length
     this.reserve(n)
-    this.#kernel.codes.set(rows.codes)
-    this.#kernel.steps.set(rows.scales)
-    this.#residuals.set(rows.residuals)
-    this.#groups.set(rows.groups)
-    if (this.#vectors && rows.vectors) this.#vectors.set(rows.vectors)
-    this.#ids = rows.ids.slice()
-    for (let r = 0; r < n; r++) this.#rows.set(this.#ids[r] as string, r)
+    const { dims, stride, words, bits } = this.layout
+    const ids: string[] = []
+    for (const part of parts) {
+      const at = ids.length
+      this.#kernel.codes.set(part.codes, at * stride)
+      this.#kernel.steps.set(part.scales, at)
+      this.#residuals.set(part.residuals, at * bits * words)
+      this.#groups.set(part.groups, at)
+      if (this.#vectors && part.vectors) this.#vectors.set(part.vectors, at * dims)
+      for (const id of part.ids) ids.push(id)
+    }
+    this.#ids = ids
+    for (let r = 0; r < n; r++) this.#rows.set(ids[r] as string, r)
     return this.#rows.size === n
   }
 

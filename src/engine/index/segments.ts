@@ -83,41 +83,29 @@ export function vectorSegments(
   return { head: { ...settings, rows: n }, segments }
 }
 
-/** The vector snapshot again from its head and segments, in order; throws on a short one. */
-export function joinVectorSegments(
+/**
+ * The vector snapshot again from its head and segments, in order, as one part per segment, for
+ * `VectorIndex.deserialize` to copy into the index as it is (the segments' arrays, not copies):
+ * joining them first cost a second copy of every row. Throws on a short one.
+ */
+export function vectorParts(
   head: VectorHead,
   segments: readonly VectorSegment[],
-): VectorIndexSnapshot {
+): VectorIndexSnapshot[] {
   const { rows, ...settings } = head
-  const ids: string[] = []
-  for (const segment of segments) for (const id of segment.ids) ids.push(id)
-  if (ids.length !== rows) throw new Error(`expected ${rows} vector rows, got ${ids.length}`)
-  const join = <T extends Int8Array | Float32Array | Uint32Array | Uint16Array>(
-    make: new (length: number) => T,
-    part: (segment: VectorSegment) => T | undefined,
-  ): T => {
-    let length = 0
-    for (const segment of segments) length += part(segment)?.length ?? 0
-    const out = new make(length)
-    let at = 0
-    for (const segment of segments) {
-      const array = part(segment)
-      if (!array) continue
-      out.set(array, at)
-      at += array.length
-    }
-    return out
-  }
+  let held = 0
+  for (const segment of segments) held += segment.ids.length
+  if (held !== rows) throw new Error(`expected ${rows} vector rows, got ${held}`)
   const hasVectors = segments.length > 0 && segments.every((s) => s.vectors !== undefined)
-  return {
+  return segments.map(({ ids, codes, scales, signs, groups, vectors }) => ({
     ...settings,
     ids,
-    codes: join(Int8Array, (s) => s.codes),
-    scales: join(Float32Array, (s) => s.scales),
-    signs: join(Uint32Array, (s) => s.signs),
-    groups: join(Uint16Array, (s) => s.groups),
-    ...(hasVectors ? { vectors: join(Float32Array, (s) => s.vectors) } : {}),
-  }
+    codes,
+    scales,
+    signs,
+    groups,
+    ...(hasVectors && vectors ? { vectors } : {}),
+  }))
 }
 
 /** FNV-1a of a text's UTF-16 units, as 8 hex digits. */

@@ -9,10 +9,10 @@ import {
   type CatalogueSegment,
   catalogueSegments,
   hashText,
-  joinVectorSegments,
   VECTOR_SEGMENT_BYTES,
   type VectorHead,
   type VectorSegment,
+  vectorParts,
   vectorSegments,
 } from './segments.ts'
 
@@ -299,7 +299,7 @@ function vectorsOf(
     if (!segment || segment.hash !== manifest.vectors[i]) throw new Error('vector segment mismatch')
     return segment
   })
-  return VectorIndex.deserialize(joinVectorSegments(head, segments))
+  return VectorIndex.deserialize(vectorParts(head, segments))
 }
 
 /** Deletes every row of the snapshot, of any version (the counter mark stays). */

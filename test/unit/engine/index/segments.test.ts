@@ -4,7 +4,7 @@ import { VectorIndex } from '../../../../src/core/vector/index.ts'
 import { IndexSet } from '../../../../src/engine/index/index-set.ts'
 import {
   CATALOGUE_SEGMENT_ROWS,
-  joinVectorSegments,
+  vectorParts,
   vectorSegments,
 } from '../../../../src/engine/index/segments.ts'
 import { loadSnapshot, optionsHash, saveSnapshot } from '../../../../src/engine/index/snapshot.ts'
@@ -28,7 +28,7 @@ const stamp = (seq: number, count: number) => ({
 })
 
 describe('snapshot segments', () => {
-  it('split a vector snapshot by rows and join it back to the same index', () => {
+  it('split a vector snapshot by rows and load back the same index from the parts', () => {
     const next = uniform(TEST_SEED)
     const index = new VectorIndex(16)
     for (let i = 0; i < 50; i++) index.add(`v${i}`, randomUnit(next, 16), i % 3)
@@ -36,11 +36,16 @@ describe('snapshot segments', () => {
     const { head, segments } = vectorSegments(snapshot, 1000)
     expect(segments.length).toBeGreaterThan(3)
     expect(segments.reduce((n, s) => n + s.ids.length, 0)).toBe(50)
-    const joined = joinVectorSegments(head, segments)
-    expect(joined).toEqual(snapshot)
+    const parts = vectorParts(head, segments)
+    expect(parts[1]!.codes).toBe(segments[1]!.codes)
+    const restored = VectorIndex.deserialize(parts)
+    expect(restored.serialize()).toEqual(snapshot)
     const query = randomUnit(next, 16)
-    expect(VectorIndex.deserialize(joined).search(query, 5)).toEqual(index.search(query, 5))
-    expect(() => joinVectorSegments(head, segments.slice(1))).toThrow(/vector rows/)
+    expect(restored.search(query, 5)).toEqual(index.search(query, 5))
+    expect(() => vectorParts(head, segments.slice(1))).toThrow(/vector rows/)
+    const other = new VectorIndex(8)
+    other.add('w', randomUnit(next, 8))
+    expect(() => VectorIndex.deserialize([parts[0]!, other.serialize()])).toThrow(/settings/)
   })
 
   it('are rewritten only where the catalogue changed, and load back whole', async () => {
