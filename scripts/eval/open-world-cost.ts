@@ -1,7 +1,8 @@
 /**
  * What the open world costs (issue 26): the one-off embed of its sentences
- * (src/core/recall/open-world.ts) that a small store's first recall waits for, and the query's
- * second embed each small-store recall then makes, with USE-lite in Node, uncached. CPU time of
+ * (src/core/recall/open-world.ts) that a small store's first recall waits for, and one query
+ * embed (what each small-store recall spent embedding the query a second time, until the floor
+ * took the vector list's query vector), with USE-lite in Node, uncached. CPU time of
  * this process (user + system), so a loaded machine inflates it less than wall time; median of
  * `--runs` fresh embedders.
  *
