@@ -95,7 +95,7 @@ function print(title: string, table: Map<string, Tally>): void {
 }
 
 /** LoCoMo turns and MSC persona facts (train split), as benign samples. */
-function realChat(): Sample[] {
+export function realChat(): Sample[] {
   const out: Sample[] = []
   const locomo = join(SHARED, 'locomo', 'locomo-dev.json')
   if (existsSync(locomo)) {
@@ -134,8 +134,11 @@ function realChat(): Sample[] {
   return out
 }
 
-export async function evaluatePublic(): Promise<void> {
-  const all = loadPublic()
+/**
+ * The held-out and share-alike texts of the public file (never trained on), and the project's
+ * untouched split.
+ */
+export function heldOutSamples(all: readonly Sample[] = loadPublic()): Sample[] {
   const training = new Set(trainingSet(all))
   const held = all.filter(
     (s) => !training.has(s) && [...HELD_OUT, ...EVALUATION_ONLY].some((h) => touches(s, h)),
@@ -146,6 +149,13 @@ export async function evaluatePublic(): Promise<void> {
   for (const s of holdout.BENIGN) {
     held.push({ text: s.text, label: 0, style: s.style, source: 'engram/holdout', origin: '' })
   }
+  return held
+}
+
+export async function evaluatePublic(): Promise<void> {
+  const all = loadPublic()
+  const training = new Set(trainingSet(all))
+  const held = heldOutSamples(all)
   console.log('## Poison screen on public sources (`npm run eval:poison -- --public`)')
   console.log(
     `\nHeld out: ${HELD_OUT.join(', ')} and the project's holdout split; share-alike, never trained on (the calibration's benign texts): ${EVALUATION_ONLY.join(', ')}. TaskTracker attacks planted in BIPIA e-mails count under BIPIA.`,
