@@ -14,6 +14,7 @@ import { IndexSet } from '../../src/engine/index/index-set.ts'
 import { KeywordIndex } from '../../src/engine/index/keyword-index.ts'
 import {
   type CatalogueSegment,
+  segmentRows,
   type VectorSegment,
   vectorParts,
 } from '../../src/engine/index/segments.ts'
@@ -67,7 +68,7 @@ for (let round = 0; round < runs; round++) {
     db.snapshots.bulkGet(manifest.catalogue.map((_, i) => `indexes:catalogue:${i}`)),
   )
   const memories = await phase('parse catalogue', () =>
-    catalogueRows.flatMap((row) => JSON.parse((row!.data as CatalogueSegment).rows) as Memory[]),
+    catalogueRows.flatMap((row) => segmentRows(row!.data as CatalogueSegment) as Memory[]),
   )
   const vectors = await phase('read + deserialise vectors', async () => {
     if (!manifest.vectorHead) {

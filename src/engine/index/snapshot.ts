@@ -9,6 +9,7 @@ import {
   type CatalogueSegment,
   catalogueSegments,
   hashText,
+  segmentRows,
   VECTOR_SEGMENT_BYTES,
   type VectorHead,
   type VectorSegment,
@@ -23,10 +24,11 @@ import {
  * `CATALOGUE_SEGMENT_ROWS` and the vectors in segments of at most `VECTOR_SEGMENT_BYTES`; a
  * save rewrites only the segments whose hash changed. 5: the keyword index as a `KeywordImage`
  * (typed arrays and strings, postings decoded lazily) instead of MiniSearch's object per term.
- * A snapshot of an older version is not read: the open rebuilds from the tables (the truth)
+ * 6: catalogue rows as tuples of values without their field names (`segmentRows`), 43% fewer
+ * characters to read. A snapshot of an older version is not read: the open rebuilds from the tables (the truth)
  * and the next save replaces it.
  */
-export const SNAPSHOT_VERSION = 5
+export const SNAPSHOT_VERSION = 6
 /** The manifest; every row of a snapshot has a name starting with it. */
 const SNAPSHOT_NAME = 'indexes'
 const catalogueName = (i: number) => `indexes:catalogue:${i}`
@@ -214,13 +216,9 @@ function catalogueOf(
     ) {
       return undefined
     }
-    try {
-      const parsed = JSON.parse(segment.rows) as unknown
-      if (!Array.isArray(parsed)) return undefined
-      for (const memory of parsed as Memory[]) memories.push(memory)
-    } catch {
-      return undefined
-    }
+    const rows = segmentRows(segment)
+    if (!rows) return undefined
+    for (const memory of rows) memories.push(memory)
   }
   return memories.length === count ? memories : undefined
 }

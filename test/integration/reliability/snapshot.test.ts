@@ -82,6 +82,12 @@ const CASES: [string, (row: Row, db: EngramDatabase) => void | Promise<void>][] 
     },
   ],
   [
+    'the format before tuple catalogue rows (5)',
+    (row) => {
+      row.version = 5
+    },
+  ],
+  [
     'stamped past the end of the change log',
     (row) => {
       row.seq += 1000

@@ -4,6 +4,8 @@ import { VectorIndex } from '../../../../src/core/vector/index.ts'
 import { IndexSet } from '../../../../src/engine/index/index-set.ts'
 import {
   CATALOGUE_SEGMENT_ROWS,
+  catalogueSegments,
+  segmentRows,
   vectorParts,
   vectorSegments,
 } from '../../../../src/engine/index/segments.ts'
@@ -28,6 +30,24 @@ const stamp = (seq: number, count: number) => ({
 })
 
 describe('snapshot segments', () => {
+  it('store rows without their field names and give them back as JSON would', () => {
+    const rows = [
+      row('a', 'Water the ficus', { tags: ['plants'], happenedAt: 5 }),
+      row('b', 'A chunk', { pageId: 'p', chunk: 0, meta: { turn: 2 }, summary: undefined }),
+      row('c', 'No key', { key: undefined }),
+      row('d', 'Odd kinds', { confidence: Number.NaN, tier: 7 as never, sealed: 'x' } as never),
+      { id: 'e', text: 'only a text' } as never,
+    ]
+    const [segment] = catalogueSegments(rows)
+    expect(segmentRows(segment!)).toStrictEqual(JSON.parse(JSON.stringify(rows)))
+    const usual = Array.from({ length: 50 }, (_, i) => row(`m${i}`, `Memory ${i}`))
+    expect(catalogueSegments(usual)[0]!.rows.length).toBeLessThan(
+      JSON.stringify(usual).length * 0.6,
+    )
+    for (const rows of ['{"id":1}', '[["a",1]]', '[7]', '[{"id":'])
+      expect(segmentRows({ rows, hash: '' })).toBeUndefined()
+  })
+
   it('split a vector snapshot by rows and load back the same index from the parts', () => {
     const next = uniform(TEST_SEED)
     const index = new VectorIndex(16)
