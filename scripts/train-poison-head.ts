@@ -118,7 +118,8 @@ async function embedAll(
   }
   const used = process.cpuUsage(cpu)
   console.log(
-    `Embedded ${texts.length} readings with ${embedder.model}: ` +
+    `Embedded ${texts.length} readings with ${embedder.model}` +
+      `${embedder instanceof CachedEmbedder ? ` (${embedder.misses} new)` : ''}: ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s wall, ` +
       `${((used.user + used.system) / 1e6).toFixed(1)} CPU-s`,
   )
