@@ -1,3 +1,4 @@
+import { InvalidInputError, RejectedMemoryError } from '../core/errors.ts'
 import type { MemoryApi } from '../core/types.ts'
 import type { ImportOrigin } from './conversation.ts'
 import type { ImportFormat, ImportFromOptions, ImportFromReport } from './options.ts'
@@ -66,16 +67,34 @@ export class ImportRun {
     this.progress()
   }
 
-  async #written(pages: WrittenPage[], tags: PageTag[], flagged: number): Promise<void> {
+  async #written(
+    pages: (WrittenPage | undefined)[],
+    tags: PageTag[],
+    flagged: number,
+  ): Promise<void> {
     this.report.flagged += flagged
-    for (const [i, { id, stored }] of tags.entries()) {
-      const page = pages[i]!
+    const changed: PageTag[] = []
+    for (const [i, tag] of tags.entries()) {
+      const page = pages[i]
+      // Refused: named in `skipped` already, and not done, so a re-run tries it again.
+      if (!page) continue
       this.report[page.status]++
       this.report.chunks += page.chunks
-      this.report.done.push(id)
-      if (page.status !== 'unchanged') await stored?.()
+      this.report.done.push(tag.id)
+      if (page.status !== 'unchanged' && tag.stored) changed.push(tag)
     }
     this.progress()
+    // After the whole batch is counted, so a hook that throws leaves a report true to what
+    // was stored; an item the memory refuses costs that entry its facts, not the import.
+    for (const tag of changed) {
+      try {
+        await tag.stored?.()
+      } catch (error) {
+        if (!(error instanceof InvalidInputError || error instanceof RejectedMemoryError))
+          throw error
+        this.skip(tag.entry, tag.id, `its facts: ${error.message}`)
+      }
+    }
   }
 
   skip(entry: number, id: string, reason: string): void {

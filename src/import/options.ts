@@ -23,7 +23,7 @@ export interface ImportFromOptions {
    * @default a new id from the clock and a random part, e.g. 'mipk3v1c-4f2a'
    */
   importId?: string
-  /** Called after each entry read and each page written. @default none */
+  /** Called after each entry read and each batch of pages written. @default none */
   onProgress?: (progress: ImportProgress) => void
   /**
    * Turns a conversation into facts with the app's own model, called once for each
@@ -72,7 +72,10 @@ export interface ImportFromReport {
   relations: number
   /** The source ids done (conversation ids, note paths): a re-run skips what they name. */
   done: string[]
-  /** Entries left out whole, with why (too long for a page, nothing to say). */
+  /**
+   * Entries left out whole, with why (too long for a page, nothing to say), and stored pages
+   * whose `extract` facts the memory refused (the reason starts `its facts:`; the page is done).
+   */
   skipped: { entry: number; id: string; reason: string }[]
   bytes: number
 }

@@ -14,8 +14,11 @@ export interface WrittenPage {
 
 /** What a {@link PageWriter} tells its owner. `T` is what the owner handed with each page. */
 export interface PageWriterHooks<T> {
-  /** A batch was stored: each page's outcome in the order given, the batch's flagged chunks. */
-  written(pages: WrittenPage[], tags: T[], flagged: number): Promise<void>
+  /**
+   * A batch was stored: each page's outcome in the order given (`undefined` for a page the memory
+   * refused, told through `skipped` already), the batch's flagged chunks.
+   */
+  written(pages: (WrittenPage | undefined)[], tags: T[], flagged: number): Promise<void>
   /** A page the memory refused (`InvalidInputError`): left out whole, the import goes on. */
   skipped(tag: T, reason: string): void
 }
@@ -28,6 +31,14 @@ export interface PageWriterHooks<T> {
 export const BATCH_PAGES = 64
 /** Chunks held before one `transfer.import`: the engine's default lines per transaction. */
 export const BATCH_CHUNKS = 500
+
+/** What became of a page sent: stored, not stored for its twin held already, or refused. */
+type Outcome = 'landed' | 'twin' | 'refused'
+
+interface Stored {
+  outcomes: Outcome[]
+  flagged: number
+}
 
 interface Pending<T> {
   pageId: string
@@ -43,8 +54,9 @@ interface Pending<T> {
  * conversation a read of its own. A page held already is read back: the same title and text
  * is left alone, so an interrupted import run again skips what it finished; another text (the
  * conversation went on) is replaced: forgotten, then stored again. The two steps are not one
- * transaction: if the tab closes between them the page is missing until the import runs again,
- * which stores it. A batch the memory refuses is sent again a page at a time, so the pages
+ * transaction, and a batch forgets its replaced pages before it stores any: if the tab closes
+ * or the store fails between them, those pages are missing until the import runs again, which
+ * stores them. A batch the memory refuses is sent again a page at a time, so the pages
  * before a bad one are stored and the bad one alone is skipped or thrown, as one call a page
  * would have done.
  */
@@ -64,6 +76,8 @@ export class PageWriter<T> {
    * the same id: the second is compared with what the first stored).
    * @throws InvalidInputError from `pageLines` (`TEXT_TOO_LONG`, a control character…), before
    *   anything of this page is held.
+   * @throws what storing a full batch throws, other than a page the memory refuses (a storage
+   *   fault, the owner's `written` hook): the batch's pages may then be stored in part.
    */
   async add(draft: PageDraft, tag: T): Promise<void> {
     const lines = pageLines(draft)
@@ -80,7 +94,7 @@ export class PageWriter<T> {
     this.#chunks = 0
     if (batch.length === 0) return
     const held = await this.#storedIds()
-    const pages: WrittenPage[] = batch.map(() => ({ status: 'unchanged', chunks: 0 }))
+    const pages: (WrittenPage | undefined)[] = batch.map(() => ({ status: 'unchanged', chunks: 0 }))
     const fresh: number[] = []
     const replaced = new Set<number>()
     for (const [i, { pageId, lines }] of batch.entries()) {
@@ -99,7 +113,9 @@ export class PageWriter<T> {
     const sent = fresh.map((i) => batch[i]!)
     const stored = await this.#store(sent)
     sent.forEach((p, k) => {
-      if (!stored.landed[k]) return
+      const outcome = stored.outcomes[k]
+      if (outcome === 'refused') pages[fresh[k]!] = undefined
+      if (outcome !== 'landed') return
       held.add(p.pageId)
       pages[fresh[k]!] = {
         status: replaced.has(fresh[k]!) ? 'updated' : 'created',
@@ -113,40 +129,46 @@ export class PageWriter<T> {
     )
   }
 
-  /** One `transfer.import` of the pages; which of them landed, the chunks flagged. */
-  async #store(sent: readonly Pending<T>[]): Promise<{ landed: boolean[]; flagged: number }> {
-    if (sent.length === 0) return { landed: [], flagged: 0 }
+  /** One `transfer.import` of the pages; what became of each, the chunks flagged. */
+  async #store(sent: readonly Pending<T>[]): Promise<Stored> {
+    if (sent.length === 0) return { outcomes: [], flagged: 0 }
     let report: Awaited<ReturnType<MemoryApi['transfer']['import']>>
     try {
       report = await this.memory.transfer.import(sent.map((p) => p.lines.jsonl).join('\n'), {
         defaults: { namespace: this.namespace, poison: 'flag' },
       })
     } catch (error) {
-      // The file is checked whole before anything is written: nothing of the batch is stored.
+      // A bad line refuses the file before anything is written. Another fault may strike after
+      // some pages' transactions: sent again one at a time, those come back as twins.
       if (sent.length > 1) return this.#storeEach(sent)
       if (!(error instanceof InvalidInputError)) throw error
       this.hooks.skipped(sent[0]!.tag, error.message)
-      return { landed: [false], flagged: 0 }
+      return { outcomes: ['refused'], flagged: 0 }
     }
     const chunks = sent.reduce((n, p) => n + p.lines.chunks, 0)
-    if (report.created === chunks) return { landed: sent.map(() => true), flagged: report.flagged }
+    if (report.created === chunks) {
+      return { outcomes: sent.map(() => 'landed'), flagged: report.flagged }
+    }
     // Fewer created than sent: a page's twin (the same text under another id) was stored
     // already, and only a look tells which page it was.
-    const landed = await Promise.all(
-      sent.map(async (p) => (await this.memory.pages.get(p.pageId))?.text === p.lines.text),
+    const outcomes = await Promise.all(
+      sent.map(async (p): Promise<Outcome> => {
+        const page = await this.memory.pages.get(p.pageId)
+        return page?.text === p.lines.text ? 'landed' : 'twin'
+      }),
     )
-    return { landed, flagged: report.flagged }
+    return { outcomes, flagged: report.flagged }
   }
 
-  async #storeEach(sent: readonly Pending<T>[]): Promise<{ landed: boolean[]; flagged: number }> {
-    const landed: boolean[] = []
+  async #storeEach(sent: readonly Pending<T>[]): Promise<Stored> {
+    const outcomes: Outcome[] = []
     let flagged = 0
     for (const p of sent) {
       const one = await this.#store([p])
-      landed.push(one.landed[0]!)
+      outcomes.push(one.outcomes[0]!)
       flagged += one.flagged
     }
-    return { landed, flagged }
+    return { outcomes, flagged }
   }
 
   /** The page ids of the namespace, read once; the pages this writer stores are added to it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ImportFormatError } from '../../../src/core/errors.ts'
+import { ImportFormatError, InvalidInputError } from '../../../src/core/errors.ts'
 import type { MemoryApi } from '../../../src/core/types.ts'
 import { importFrom } from '../../../src/import/index.ts'
 import { BATCH_PAGES } from '../../../src/import/write-page.ts'
@@ -125,5 +125,51 @@ describe('importFrom in batches', () => {
     const report = await importFrom(memory, JSON.stringify([first, first]), { format: 'chatgpt' })
     expect(report).toMatchObject({ read: 2, created: 1, unchanged: 1 })
     expect(await memory.pages.list()).toHaveLength(1)
+  })
+
+  it('leaves a page the memory refuses out of done, so a re-run tries it again', async () => {
+    const engine = await open()
+    // The memory refuses one line of the batch (as it would a page past its quota); the
+    // importer is what is under test here.
+    const refusing = new Proxy(engine, {
+      get: (target, name) =>
+        name === 'transfer'
+          ? new Proxy(target.transfer, {
+              get: (t, key) =>
+                key === 'import'
+                  ? (text: string, options: Parameters<MemoryApi['transfer']['import']>[1]) => {
+                      if (text.includes('Question 2:')) {
+                        throw new InvalidInputError('BAD_OPTION', 'text', 'refused for the test')
+                      }
+                      return t.import(text, options)
+                    }
+                  : member(t, key),
+            })
+          : member(target, name),
+    })
+    const conversations = exportOf(5)
+    const report = await importFrom(refusing, JSON.stringify(conversations), { format: 'chatgpt' })
+    expect(report).toMatchObject({ created: 4, unchanged: 0, updated: 0 })
+    expect(report.done).not.toContain('conv-2')
+    expect(report.done).toHaveLength(4)
+    expect(report.skipped).toEqual([{ entry: 3, id: 'conv-2', reason: expect.any(String) }])
+    const again = await importFrom(engine, JSON.stringify(conversations), { format: 'chatgpt' })
+    expect(again).toMatchObject({ created: 1, unchanged: 4, skipped: [] })
+  })
+
+  it('costs a conversation whose extracted fact is refused its facts, not the import or the rest of its batch', async () => {
+    const memory = await open()
+    const n = BATCH_PAGES + 6
+    const bad = new Set(['conv-10', `conv-${n - 1}`])
+    const report = await importFrom(memory, JSON.stringify(exportOf(n)), {
+      format: 'chatgpt',
+      extract: (c) => [{ text: bad.has(c.id) ? 'x'.repeat(9000) : `Fact of ${c.title}.` }],
+    })
+    expect(report).toMatchObject({ read: n, created: n, facts: n - 2 })
+    expect(report.done).toHaveLength(n)
+    expect(report.skipped.map((s) => s.id).sort()).toEqual([...bad].sort())
+    for (const s of report.skipped) expect(s.reason).toMatch(/^its facts: /)
+    const facts = await memory.list({ type: 'fact', limit: 1000 })
+    expect(facts.items).toHaveLength(n - 2)
   })
 })
