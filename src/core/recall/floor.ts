@@ -204,6 +204,8 @@ export function queryOnTopic(
   if (read.openWorld !== undefined) {
     // `queryLift` stays the one strictness knob: both small-store bars scale with it.
     const strictness = policy.queryLift / DEFAULT_FLOOR_POLICY.queryLift
+    // 0 keeps every query, also one whose hits carry no cosine (−∞ × 0 is NaN).
+    if (strictness === 0) return true
     const margin = (best - read.openWorld) / calibration.spread
     return (
       lift >= SMALL_STORE_FLOOR.lift * strictness &&

@@ -172,6 +172,15 @@ describe('relevance floor', () => {
       expect(queryOnTopic(hit, USE, DEFAULT_FLOOR_POLICY, near)).toBe(true)
       expect(queryOnTopic(hit, USE, { ...DEFAULT_FLOOR_POLICY, queryLift: 7.5 }, near)).toBe(false)
     })
+
+    it('keeps a query whose hits carry no cosine under queryLift 0 (the margin was NaN)', () => {
+      const uncosined = [{ coverage: 0 }]
+      const read = { memories: 8, openWorld: 0.5 }
+      expect(queryOnTopic(uncosined, USE, { ...DEFAULT_FLOOR_POLICY, queryLift: 0 }, read)).toBe(
+        true,
+      )
+      expect(queryOnTopic(uncosined, USE, DEFAULT_FLOOR_POLICY, read)).toBe(false)
+    })
   })
 
   it('holds a hit that matched no term to the raw minCosine bar, with or without a calibration', () => {
