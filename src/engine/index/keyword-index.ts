@@ -11,6 +11,8 @@ import { fromKeywordImage, type KeywordImage, toKeywordImage } from './keyword-i
 
 export type { KeywordIndexOptions }
 
+/** How many texts' terms {@link KeywordIndex.termsOf} keeps. */
+const ANALYSED_TEXTS = 4096
 /**
  * Defaults under the caller's options; `boost` and `bm25` merge field by field, so
  * `{ bm25: { k: 1.5 } }` keeps the default `b` and `d`.
@@ -68,8 +70,12 @@ function toDocument(memory: Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>): K
 export class KeywordIndex {
   readonly #options: KeywordIndexOptions
   readonly #process: (term: string) => string | null
-  /** Analysed texts of memories, by row object: a changed memory is a new object. */
-  readonly #analysed = new WeakMap<object, string[]>()
+  /**
+   * Terms of texts analysed lately, by text: the columnar catalogue hands out a fresh row object
+   * on every read, so a cache by object never hit, while recall reads the same candidates'
+   * texts (the same strings) query after query.
+   */
+  readonly #analysed = new Map<string, string[]>()
   #search: MiniSearch<KeywordDocument>
 
   /**
@@ -190,12 +196,15 @@ export class KeywordIndex {
     return this.termsOfTokens(tokenizeQuery(text))
   }
 
-  /** {@link analyze} of a memory's text, remembered for as long as that memory object lives. */
-  termsOf(memory: Pick<Memory, 'text'>): string[] {
-    let terms = this.#analysed.get(memory)
+  /** {@link analyze} of a memory's text, remembered for the last few thousand texts. Read only. */
+  termsOf(memory: Pick<Memory, 'text'>): readonly string[] {
+    const text = memory.text
+    let terms = this.#analysed.get(text)
     if (!terms) {
-      terms = this.analyze(memory.text)
-      this.#analysed.set(memory, terms)
+      terms = this.analyze(text)
+      // Emptied when full: simpler than an LRU, and a recall's candidates fill it again at once.
+      if (this.#analysed.size >= ANALYSED_TEXTS) this.#analysed.clear()
+      this.#analysed.set(text, terms)
     }
     return terms
   }

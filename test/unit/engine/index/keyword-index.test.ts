@@ -20,6 +20,14 @@ describe('resolveKeywordOptions', () => {
 })
 
 describe('KeywordIndex term options', () => {
+  it('analyses a text once for every row object that carries it (the catalogue makes a new one per read)', () => {
+    const index = new KeywordIndex()
+    const first = index.termsOf({ text: 'The owner prefers metric units' })
+    expect(first).toEqual(index.analyze('The owner prefers metric units'))
+    expect(index.termsOf({ text: 'The owner prefers metric units' })).toBe(first)
+    expect(index.termsOf({ text: 'The owner prefers imperial units' })).not.toBe(first)
+  })
+
   it('stems and drops stop words by default', () => {
     const index = new KeywordIndex()
     index.put(memory('a', 'The cats were running'))
