@@ -30,9 +30,11 @@ import { CachedEmbedder } from './eval/embed-cache.ts'
 import { heldOutSamples, realChat } from './eval-poison-public.ts'
 import {
   EVALUATION_ONLY,
+  highestOffsetWithin,
   loadOwn,
   loadPublic,
   outOfSource,
+  percent,
   type Sample,
   TARGET_FP,
   touches,
@@ -256,16 +258,8 @@ function calibrateHead(
   const flaggedAt = (o: number) =>
     benign.filter((r) => combine(base(r), sigmoid((logits.get(r) ?? 0) + o)) >= POISON_THRESHOLD)
       .length
-  let offset = -12
-  for (let step = 0; step <= 480; step++) {
-    const o = -12 + step * 0.05
-    if (flaggedAt(o) > budget) break
-    offset = o
-  }
-  return Math.round(offset * 100) / 100
+  return highestOffsetWithin(flaggedAt, budget, 12)
 }
-
-const percent = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`)
 
 /** The screen's numbers for every sample; training texts get out-of-source learned logits. */
 function rowsOf(sets: Sets, vectors: ReadonlyMap<string, Float32Array>): Record<keyof Sets, Row[]> {

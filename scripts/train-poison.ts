@@ -180,9 +180,21 @@ export function calibrate(
       const p = sigmoid((logits.get(s) ?? 0) + offset)
       return 1 - (1 - (rules.get(s) ?? 0)) * (1 - p) >= POISON_THRESHOLD
     }).length
-  // Flags only grow with the offset: the last one within budget, climbing from "never".
+  return highestOffsetWithin(flaggedAt, budget, 6)
+}
+
+/**
+ * The highest logit offset from −12 up to `upTo`, in steps of 0.05, at which `flaggedAt` stays
+ * within `budget`, rounded to 0.01. Flags only grow with the offset: the last one within budget,
+ * climbing from "never".
+ */
+export function highestOffsetWithin(
+  flaggedAt: (offset: number) => number,
+  budget: number,
+  upTo: number,
+): number {
   let offset = -12
-  for (let step = 0; step <= 360; step++) {
+  for (let step = 0; step <= Math.round((upTo + 12) / 0.05); step++) {
     const o = -12 + step * 0.05
     if (flaggedAt(o) > budget) break
     offset = o
@@ -190,7 +202,7 @@ export function calibrate(
   return Math.round(offset * 100) / 100
 }
 
-function percent(n: number, d: number): string {
+export function percent(n: number, d: number): string {
   return d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`
 }
 

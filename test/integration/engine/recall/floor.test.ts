@@ -27,10 +27,14 @@ const FACTS = [
   'The car needs new tyres before winter',
 ]
 
-/** The n-gram embedder under another model id: a model the table has no calibration for. */
-class Uncalibrated implements Embedder {
+/**
+ * The n-gram embedder under another model id, counting the texts it embeds by kind. The embedder
+ * is not under test: the floor's reading of the model id, and the recall's embeds, are.
+ */
+class Renamed implements Embedder {
   readonly #inner = new NgramEmbedder()
-  readonly model = 'someone/uncalibrated'
+  counts = { query: 0, passage: 0 }
+  constructor(readonly model: string) {}
   get dims() {
     return this.#inner.dims
   }
@@ -41,12 +45,16 @@ class Uncalibrated implements Embedder {
     return this.#inner.load()
   }
   embed(texts: string[], options: { kind: EmbedKind }) {
+    this.counts[options.kind] += texts.length
     return this.#inner.embed(texts, options)
   }
   stats() {
     return { ...this.#inner.stats(), model: this.model }
   }
 }
+
+/** A model the table has no calibration for. */
+const uncalibrated = () => new Renamed('someone/uncalibrated')
 
 let memory: MemoryEngine
 const ids = new Map<string, string>()
@@ -131,7 +139,7 @@ describe('the relevance floor in recall', () => {
   })
 
   it('drops nothing when the model has no calibration', async () => {
-    const plain = await open({ embedder: new Uncalibrated() })
+    const plain = await open({ embedder: uncalibrated() })
     await fill(plain)
     const { hits, filtered } = await plain.recall('banana spaceship')
     expect(hits).toHaveLength(5)
@@ -147,7 +155,7 @@ describe('the relevance floor in recall', () => {
   })
 
   it('holds term-less hits to minCosine also when the model has no calibration', async () => {
-    const plain = await open({ embedder: new Uncalibrated() })
+    const plain = await open({ embedder: uncalibrated() })
     await fill(plain)
     const nonsense = await plain.recall('banana spaceship', { floor: { minCosine: 0.5 } })
     expect(nonsense.hits).toEqual([])
@@ -260,32 +268,6 @@ class Planted implements Embedder {
   }
 }
 
-/**
- * The n-gram embedder under USE-lite's id, so a small store is held against the open world,
- * counting the texts it embeds by kind. The embedder is not under test: the recall's embeds are.
- */
-class CountingUseLite implements Embedder {
-  readonly #inner = new NgramEmbedder()
-  readonly model = USE_LITE_MODEL
-  counts = { query: 0, passage: 0 }
-  get dims() {
-    return this.#inner.dims
-  }
-  get state() {
-    return this.#inner.state
-  }
-  load() {
-    return this.#inner.load()
-  }
-  embed(texts: string[], options: { kind: EmbedKind }) {
-    this.counts[options.kind] += texts.length
-    return this.#inner.embed(texts, options)
-  }
-  stats() {
-    return { ...this.#inner.stats(), model: this.model }
-  }
-}
-
 const WORLD = new Set(OPEN_WORLD_TEXTS)
 const lift = (spreads: number) => 0.14 + spreads * 0.1
 
@@ -360,7 +342,7 @@ describe('the relevance floor in a small store, held against the open world (iss
   })
 
   it('embeds the query once per recall in a small store, the open world read with that vector', async () => {
-    const embedder = new CountingUseLite()
+    const embedder = new Renamed(USE_LITE_MODEL)
     const engine = await open({ embedder })
     await engine.rememberMany(FACTS.map((text) => ({ text })))
     embedder.counts = { query: 0, passage: 0 }
