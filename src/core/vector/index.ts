@@ -7,4 +7,4 @@ export {
 } from './options.ts'
 export { strideFor } from './quantise.ts'
 export { VECTOR_SNAPSHOT_VERSION, type VectorIndexSnapshot } from './snapshot.ts'
-export { VectorIndex } from './vector-index.ts'
+export { VectorIndex, withSlack } from './vector-index.ts'

@@ -2,6 +2,7 @@ import type { Table } from 'dexie'
 import { StorageError } from '../../core/errors.ts'
 import { WRITE_ATTEMPTS } from '../../core/options.ts'
 import type { Memory } from '../../core/types.ts'
+import { withSlack } from '../../core/vector/index.ts'
 import { isConstraintError } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { locked } from '../opening.ts'
@@ -147,11 +148,17 @@ async function commitWrite<R>(
 
 function afterCommit(ctx: EngineContext, written: Written<unknown>): void {
   const { indexes } = ctx
+  const stored = written.stored ?? []
   for (const id of written.removed ?? []) indexes.remove(id)
-  for (const { memory, vector, dropVector } of written.stored ?? []) {
+  // A batch grows the vector rows once (and an eighth beyond), not an eighth at a time.
+  if (stored.length > 1) indexes.vectors?.reserve(withSlack(indexes.vectors.size + stored.length))
+  for (const { memory, vector, dropVector } of stored) {
     indexes.put(memory, vector)
     if (dropVector) indexes.removeVector(memory.id)
   }
+  // After a batch, the near-duplicate search's codes are built here, in the bulk write, rather
+  // than by the next `remember` (a 250 ms p99 at 10k memories).
+  if (stored.length > 1) indexes.vectors?.prepareNear()
   for (const { id, vector } of written.vectors ?? []) indexes.putVector(id, vector)
   // A refresh changes no indexed field: the catalogue row is enough.
   for (const row of written.refreshed ?? []) indexes.refresh(row)

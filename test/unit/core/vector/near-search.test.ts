@@ -173,4 +173,30 @@ describe('VectorIndex.searchNear', () => {
       index.searchNear(rows[10]!, 5, { minScore: 0.5, groups: [0], scanBelow: 0 })[0]!.id,
     ).toBe('10')
   })
+
+  it('builds its codes and buckets up front when asked, answering as a lazy build does', () => {
+    const rows = store(SEED + 7)
+    const eager = new VectorIndex(DIMS)
+    const lazy = new VectorIndex(DIMS)
+    rows.forEach((v, r) => {
+      eager.add(String(r), v)
+      lazy.add(String(r), v)
+    })
+    const before = eager.memoryBytes()
+    eager.prepareNear(1_000_000)
+    expect(eager.memoryBytes()).toBe(before)
+    eager.prepareNear(0)
+    expect(eager.memoryBytes()).toBeGreaterThan(before)
+    // Rows added after the build are filed as they come.
+    const late = nudge(rows[42] as Float32Array, 0.1, SEED + 8)
+    eager.add('late', late)
+    lazy.add('late', late)
+    for (const q of [late, rows[7] as Float32Array, rows[1990] as Float32Array]) {
+      const options = { minScore: 0.95, scanBelow: 0 }
+      expect(eager.searchNear(q, 10, options)).toEqual(lazy.searchNear(q, 10, options))
+    }
+    expect(eager.searchNear(late, 2, { minScore: 0.95, scanBelow: 0 }).map((h) => h.id)).toContain(
+      'late',
+    )
+  })
 })
