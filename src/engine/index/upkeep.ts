@@ -60,7 +60,7 @@ export class IndexUpkeep {
     this.#ctx = ctx
     this.#timer = new SnapshotTimer({
       windingDown: () => ctx.connection.isWindingDown,
-      stale: () => this.#lastSeq !== this.#snapshotSeq,
+      stale: () => this.#lastSeq !== this.#snapshotSeq || this.#countersDirty,
       save: () => this.#housekeep(() => this.snapshot()),
     })
     this.#indexes = IndexSet.empty(ctx.keywordOptions, ctx.readyDims())
@@ -230,10 +230,13 @@ export class IndexUpkeep {
   /**
    * This engine flushed recall counters, moving the mark from `before` to `after` in the same
    * transaction: the catalogue is still in step with the table only if nobody else moved it.
+   * Schedules the idle snapshot: without one, a tab killed after recalls left a saved catalogue
+   * behind the mark, and the next open read every row instead (issue 25).
    */
   noteCountersFlushed(before: number, after: number): void {
     this.#counters = before === this.#counters ? after : -1
     this.#countersDirty = true
+    this.#timer.schedule()
   }
 
   /**

@@ -91,6 +91,32 @@ describe('the catalogue saved with the snapshot', () => {
     expect((await second.inspect.verify()).ok).toBe(true)
   })
 
+  it('falls back to a rebuild when a memory is gone from the table without a change entry', async () => {
+    const { idb, ids } = await closedMemory('catalogue-missing')
+    const db = await tables('catalogue-missing', idb)
+    await db.transaction('rw', db.memories, db.vectors, async () => {
+      await db.memories.delete(ids[2]!)
+      await db.vectors.delete(ids[2]!)
+    })
+    db.close()
+    const second = await engine({ name: 'catalogue-missing', ...idb })
+    expect((await second.inspect.stats()).open?.restored).toBe('rebuild')
+    expect(await recalled(second, 'flaky upload test', ids[2]!)).toBeUndefined()
+    expect((await second.inspect.verify()).ok).toBe(true)
+  })
+
+  it('falls back to a rebuild when a vector is gone from the table without a change entry', async () => {
+    const { idb, ids } = await closedMemory('catalogue-vector')
+    const db = await tables('catalogue-vector', idb)
+    const vectors = await db.vectors.count()
+    await db.vectors.delete(ids[0]!)
+    db.close()
+    expect(vectors).toBe(FACTS.length)
+    const second = await engine({ name: 'catalogue-vector', ...idb })
+    expect((await second.inspect.stats()).open?.restored).toBe('rebuild')
+    expect((await second.inspect.verify()).ok).toBe(true)
+  })
+
   it('is read from the table when a catalogue segment is damaged or from another save', async () => {
     const { idb, ids } = await closedMemory('catalogue-damaged')
     const db = await tables('catalogue-damaged', idb)

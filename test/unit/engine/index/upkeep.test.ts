@@ -1,5 +1,6 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { IDLE_SNAPSHOT_MS } from '../../../../src/core/options.ts'
 import type { MemoryEvent } from '../../../../src/core/types.ts'
 import { ConnectionState } from '../../../../src/engine/connection-state.ts'
 import { optionsHash } from '../../../../src/engine/index/snapshot.ts'
@@ -9,6 +10,7 @@ import { EngramDatabase } from '../../../../src/storage/index.ts'
 
 function upkeep() {
   const events: MemoryEvent[] = []
+  const tracked: Promise<unknown>[] = []
   const host = {
     db: new EngramDatabase('index-upkeep', { indexedDB: new IDBFactory(), IDBKeyRange }),
     embedder: undefined,
@@ -20,9 +22,9 @@ function upkeep() {
     queue: new WriteQueue(),
     readyDims: () => 0,
     emit: (event: MemoryEvent) => events.push(event),
-    track: () => {},
+    track: (promise: Promise<unknown>) => tracked.push(promise),
   }
-  return { upkeep: new IndexUpkeep(host), events }
+  return { upkeep: new IndexUpkeep(host), events, tracked, db: host.db }
 }
 
 describe('IndexUpkeep.recordWrites', () => {
@@ -36,5 +38,26 @@ describe('IndexUpkeep.recordWrites', () => {
     expect(s.lastSeq).toBe(300_000)
     expect(events).toEqual([{ type: 'change', seq: 300_000 }])
     s.cancelIdleSnapshot()
+  })
+})
+
+describe('IndexUpkeep.noteCountersFlushed', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  // Issue 25: a flush of the recall counters scheduled no snapshot, so a tab killed after recalls
+  // left a saved catalogue behind the counter mark, and the next open read every row.
+  it('schedules the idle snapshot, which saves the catalogue as of the new counter mark', async () => {
+    const { upkeep: s, tracked, db } = upkeep()
+    await s.restore(undefined)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    s.noteCountersFlushed(0, 1)
+    vi.advanceTimersByTime(IDLE_SNAPSHOT_MS)
+    vi.useRealTimers()
+    expect(tracked).toHaveLength(1)
+    await Promise.all(tracked)
+    const manifest = (await db.snapshots.get('indexes'))?.data as { counters: number } | undefined
+    expect(manifest?.counters).toBe(1)
   })
 })
