@@ -119,8 +119,26 @@ export function whenBoost(
   factor: number,
 ): Boost | undefined {
   if (factor === 1) return undefined
-  if (findTimeWindows(memory.text, memory.happenedAt ?? memory.createdAt).length === 0) {
-    return undefined
-  }
+  if (!namesTime(memory.text, memory.happenedAt ?? memory.createdAt)) return undefined
   return { name: 'time', factor, detail: `for "when": names a time ×${factor}` }
+}
+
+/** How many (text, reference time) answers {@link namesTime} keeps. */
+const NAMED_TIMES = 4096
+const namedTimes = new Map<string, boolean>()
+
+/**
+ * Whether `text` names a time, read against `reference`: every candidate of a "when" question
+ * asks it, so the answers are kept (a text's time words do not change); emptied when full,
+ * as the keyword index's analysed terms are.
+ */
+function namesTime(text: string, reference: number): boolean {
+  const key = `${reference}\u0000${text}`
+  let named = namedTimes.get(key)
+  if (named === undefined) {
+    named = findTimeWindows(text, reference).length > 0
+    if (namedTimes.size >= NAMED_TIMES) namedTimes.clear()
+    namedTimes.set(key, named)
+  }
+  return named
 }
