@@ -2,9 +2,10 @@
 /**
  * The worker side of `cold-chromium.ts`: imports the first `size` texts into a fresh memory over
  * the browser's real IndexedDB, closes it (which saves the snapshot), then times each stage of
- * the open by hand in the order `engine/index/snapshot.ts` and `upkeep.ts` run them, `runs`
- * rounds, and a real open and its first hybrid answer, `runs` times. Wall ms (a worker has no
- * CPU clock): run before/after pairs back to back.
+ * the open by hand in the order `engine/index/snapshot.ts` and `upkeep.ts` run them (the key
+ * lists only run when the agreement check's counts differ), `runs` rounds, and a real open and
+ * its first hybrid answer, `runs` times. Wall ms, and CPU ms of Chromium's processes as the
+ * driver reads them (a worker has no CPU clock): run before/after pairs back to back.
  */
 import type { Memory } from '../../src/core/types.ts'
 import { VectorIndex } from '../../src/core/vector/index.ts'
@@ -66,9 +67,11 @@ async function run(r: ColdRequest): Promise<Record<string, number[]>> {
     spent[label] = [...(spent[label] ?? []), ms]
   }
   const phase = async <T>(label: string, task: () => Promise<T> | T): Promise<T> => {
+    const c0 = await cpuMark()
     const t0 = performance.now()
     const out = await task()
     note(label, performance.now() - t0)
+    note(`${label} (cpu)`, (await cpuMark()) - c0)
     return out
   }
   for (let round = 0; round < r.runs; round++) {
@@ -115,6 +118,15 @@ async function run(r: ColdRequest): Promise<Record<string, number[]>> {
       ]),
     )
     await phase('replay probe', () => db.changes.where('seq').above(row.seq).first())
+    await phase('agreement counts', () =>
+      db.transaction('r', db.memories, db.vectors, () =>
+        Promise.all([
+          db.memories.count(),
+          db.vectors.where('model').equals(embedder.model).count(),
+        ]),
+      ),
+    )
+    // Read by the open only when a count differs (`engine/index/agree.ts`).
     await phase('memory keys', () => storedKeys(db, db.memories))
     await phase('vector keys', () =>
       storedKeys(db, db.vectors, () => db.vectors.where('model').equals(embedder.model)),
@@ -151,11 +163,16 @@ async function run(r: ColdRequest): Promise<Record<string, number[]>> {
   }
   for (let i = 0; i < r.runs; i++) {
     const cold = new EngramSystem(env as never, name)
+    const c0 = await cpuMark()
     const t0 = performance.now()
     await cold.open()
     const t1 = performance.now()
+    const c1 = await cpuMark()
     await cold.recall(query[i]!, 'hybrid')
     const t2 = performance.now()
+    const c2 = await cpuMark()
+    note('real open (cpu)', c1 - c0)
+    note('open to first answer (cpu)', c2 - c0)
     await cold.recall(query[r.runs + i]!, 'hybrid')
     const t3 = performance.now()
     note('real open', t1 - t0)
@@ -196,7 +213,23 @@ function sizes(value: object): Record<string, string> {
   return out
 }
 
-scope.onmessage = async (event: MessageEvent<ColdRequest>) => {
+/** CPU ms of Chromium's processes so far, read by the driver while this worker waits. */
+let asks = 0
+const replies = new Map<number, (cpu: number) => void>()
+function cpuMark(): Promise<number> {
+  const id = ++asks
+  return new Promise((resolve) => {
+    replies.set(id, resolve)
+    scope.postMessage({ ask: id })
+  })
+}
+
+scope.onmessage = async (event: MessageEvent<ColdRequest | { reply: number; cpu: number }>) => {
+  if ('reply' in event.data) {
+    replies.get(event.data.reply)?.(event.data.cpu)
+    replies.delete(event.data.reply)
+    return
+  }
   try {
     scope.postMessage({ result: await run(event.data) })
   } catch (error) {

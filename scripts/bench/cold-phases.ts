@@ -2,8 +2,8 @@
  * Where a cold start's time goes, in Node over fake-indexeddb: imports `size` memories, closes
  * (which saves the snapshot), then times (CPU ms, wall ms) each stage of the open by hand, in the
  * order the open runs them: the manifest read, the keyword index loaded, the catalogue segments
- * read, parsed and adopted, the vector segments read and deserialised, the id lists read for the
- * agreement check, the vector counts, `runs` rounds (medians printed); then a real open and its
+ * read, parsed and adopted, the vector segments read and deserialised, the agreement check's
+ * counts and the id lists it reads only when one differs, the vector counts, `runs` rounds (medians printed); then a real open and its
  * first hybrid answer, a second one, and the first `remember` (whose near-duplicate check builds
  * the sign codes), `runs` times. `tsx scripts/bench/cold-phases.ts [size=10000] [runs=5]`.
  */
@@ -86,6 +86,12 @@ for (let round = 0; round < runs; round++) {
   })
   const indexes = new IndexSet(keyword, vectors, manifest.groups)
   await phase('adopt catalogue', () => indexes.adoptCatalogue(memories))
+  await phase('agreement counts', () =>
+    db.transaction('r', db.memories, db.vectors, () =>
+      Promise.all([db.memories.count(), db.vectors.where('model').equals('x').count()]),
+    ),
+  )
+  // Read by the open only when a count differs (`engine/index/agree.ts`).
   await phase('memory keys', () => storedKeys(db, db.memories))
   await phase('vector keys', () => storedKeys(db, db.vectors))
   await phase('vector counts', async () => [
