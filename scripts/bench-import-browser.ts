@@ -8,7 +8,7 @@
  * is the reading after a forced GC once the import is done, the engine still open: what its
  * indexes hold, garbage aside.
  *
- *   node --import tsx scripts/bench-import-browser.ts [--mb 50] [--seed 29] [--profile out.cpuprofile]
+ *   node --import tsx scripts/bench-import-browser.ts [--mb 50] [--seed 29] [--profile out.cpuprofile [--profile-window 150:210]]
  *
  * Prints MB/s by the wall clock and, on Linux, the CPU-seconds the import cost, read from
  * `/proc` (`scripts/bench/page-process-cpu.ts`): the worker thread's own and all of Chromium's
@@ -37,6 +37,11 @@ const seed = Number(arg('seed', '29'))
 const file = arg('file', exportPath(mb, seed))
 /** Where to write the worker's CPU profile (`.cpuprofile`, for DevTools), if anywhere. */
 const profile = arg('profile', '')
+/**
+ * With `--profile`: profile only this window of the import (seconds from its start, `S:T`),
+ * write the profile and stop there, to see what a slow stretch of a long import is doing.
+ */
+const profileWindow = arg('profile-window', '')
 // Outside the repository: a bundle under it would be linted and formatted as source.
 const OUT = join(tmpdir(), `engram-bench-import-browser-${process.pid}`)
 const WORKER = 'bench-import-worker.js'
@@ -169,7 +174,7 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 250))
       }
     })()
-    if (profile) {
+    if (profile && !profileWindow) {
       await send('Profiler.enable')
       await send('Profiler.start')
     }
@@ -178,6 +183,18 @@ async function main(): Promise<void> {
     await page.evaluate(() =>
       (window as unknown as { benchSend(m: unknown): void }).benchSend({ start: true }),
     )
+    if (profile && profileWindow) {
+      const [from, to] = profileWindow.split(':').map(Number) as [number, number]
+      await new Promise((resolve) => setTimeout(resolve, from * 1000))
+      await send('Profiler.enable')
+      await send('Profiler.start')
+      await new Promise((resolve) => setTimeout(resolve, (to - from) * 1000))
+      await writeFile(profile, JSON.stringify((await send('Profiler.stop'))?.profile))
+      console.log(`profile of ${from}-${to} s written; load ${loadavg()[0]!.toFixed(1)}`)
+      sampling = false
+      await sampler
+      return
+    }
     const done = await reply
     const cpuAfter = browserCpu()
     sampling = false

@@ -20,9 +20,15 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
     if (isNotePath(file.path) && !isFactsFile(file)) notes.push(readNote(file))
   })
   const pageIds = new Map<ParsedNote, string>()
+  // A front matter id → the page id it goes by here, for the `relations` entries naming it.
+  const assigned = new Map<string, string>()
   for (const [i, note] of notes.entries()) {
     run.entryRead()
-    const pageId = note.id ?? stablePageId('note', run.namespace, note.path)
+    const pageId =
+      note.id === undefined
+        ? stablePageId('note', run.namespace, note.path)
+        : await run.pages.homeId(note.id, stablePageId('note', run.namespace, note.id))
+    if (note.id !== undefined) assigned.set(note.id, pageId)
     const meta: Record<string, unknown> = {
       origin: 'notes',
       path: note.path,
@@ -52,7 +58,7 @@ export async function importNotes(run: ImportRun, files: readonly NoteFile[]): P
     }
   }
   await run.pages.flush()
-  run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds)
+  run.report.relations += await linkNotes(run.memory, run.namespace, notes, pageIds, assigned)
 }
 
 /** The export's file of facts is not a note: its facts came with the JSONL export. */
@@ -77,6 +83,7 @@ async function linkNotes(
   namespace: string,
   notes: readonly ParsedNote[],
   pageIds: ReadonlyMap<ParsedNote, string>,
+  assigned: ReadonlyMap<string, string>,
 ): Promise<number> {
   const resolve = linkResolver(notes)
   const wanted: { from: string; to: string; kind: RelationKind }[] = []
@@ -89,7 +96,8 @@ async function linkNotes(
       if (toId && toId !== from) wanted.push({ from, to: toId, kind: 'related_to' })
     }
     for (const entry of note.relations) {
-      const [kind, to] = entry.split(/\s+/)
+      const [kind, named] = entry.split(/\s+/)
+      const to = named && (assigned.get(named) ?? named)
       if (to && to !== from && (RELATION_KINDS as readonly string[]).includes(kind!)) {
         wanted.push({ from, to, kind: kind as RelationKind })
       }

@@ -87,6 +87,19 @@ export class PageWriter<T> {
     if (this.#pending.length >= BATCH_PAGES || this.#chunks >= BATCH_CHUNKS) await this.flush()
   }
 
+  /**
+   * The id this namespace's copy of a page goes by: `pageId` when the namespace holds it or no
+   * namespace does, else `elsewhere`. An export's page id (a note's front matter `id`) names a
+   * page of the namespace it came from; brought into another, the engine stores it under a
+   * fresh id each time, so a changed export imported again would pile up copies there. A
+   * derived id of its own is found again by the next import.
+   */
+  async homeId(pageId: string, elsewhere: string): Promise<string> {
+    if ((await this.#storedIds()).has(pageId)) return pageId
+    const page = await this.memory.pages.get(pageId)
+    return page && page.namespace !== this.namespace ? elsewhere : pageId
+  }
+
   /** Stores what is held. */
   async flush(): Promise<void> {
     const batch = this.#pending

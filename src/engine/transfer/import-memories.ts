@@ -4,8 +4,9 @@ import type { EngineContext } from '../engine-context.ts'
 import { putEdge } from '../relations.ts'
 import { runWrite } from '../write/index.ts'
 import type { PreparedWrite } from '../write/prepare.ts'
+import type { ImportedPage } from './chunk-lines.ts'
 import { checkImportOptions } from './import-options.ts'
-import { importPage, type PageImportDeps } from './import-pages.ts'
+import { importPages, type PageImportDeps } from './import-pages.ts'
 import { parseImport } from './parse-import.ts'
 
 /** What an import needs from the writer: its batch write path, ids, the backfill. */
@@ -17,9 +18,10 @@ export interface ImportDeps extends PageImportDeps {
 /**
  * `transfer.import`: the whole file parsed and checked first (`parseImport`; nothing is written
  * for a bad line), then the lines that are not page chunks in batches of `batchSize` (each all
- * or nothing; a line restoring the stored memory it was exported from is left out), then each page whole in a transaction of its own (`importPage`), then the
- * relations between what the file brought, by where each memory landed. Emits `import`
- * progress after each batch and each page.
+ * or nothing; a line restoring the stored memory it was exported from is left out), then the
+ * pages, each whole, in groups of whole pages up to `batchSize` chunks (a page longer than that
+ * alone), one transaction a group (`importPages`), then the relations between what the file brought, by where each memory landed. Emits `import`
+ * progress after each batch and each group of pages.
  */
 export async function importMemories(
   ctx: EngineContext,
@@ -55,12 +57,15 @@ export async function importMemories(
     done += batch.length
     ctx.emit({ type: 'import', done, total })
   }
-  for (const page of parsed.pages) {
-    tally(
-      page.chunks.map((c) => c.write.id),
-      await importPage(ctx, page, deps),
-    )
-    done += page.chunks.length
+  for (const group of pageGroups(parsed.pages, batchSize)) {
+    const results = await importPages(ctx, group, deps)
+    group.forEach((page, i) => {
+      tally(
+        page.chunks.map((c) => c.write.id),
+        results[i]!,
+      )
+      done += page.chunks.length
+    })
     ctx.emit({ type: 'import', done, total })
   }
   if (parsed.relations.length > 0) await importRelations(ctx, parsed.relations, landed)
@@ -133,4 +138,22 @@ async function importRelations(
       return { result: undefined }
     },
   })
+}
+
+/** Whole pages in order, grouped up to `chunks` chunks a group; a longer page is a group alone. */
+function pageGroups(pages: readonly ImportedPage[], chunks: number): ImportedPage[][] {
+  const groups: ImportedPage[][] = []
+  let group: ImportedPage[] = []
+  let size = 0
+  for (const page of pages) {
+    if (group.length > 0 && size + page.chunks.length > chunks) {
+      groups.push(group)
+      group = []
+      size = 0
+    }
+    group.push(page)
+    size += page.chunks.length
+  }
+  if (group.length > 0) groups.push(group)
+  return groups
 }

@@ -8,7 +8,7 @@ import { embedChunks } from '../pages/embed-chunks.ts'
 import type { PageLookup } from '../pages/find-page.ts'
 import { chunkKey, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
-import { answered, runWrite, STALE, toMemory } from '../write/index.ts'
+import { answered, runWrite, STALE, toMemory, type Written } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
 
 /** What a page import needs beyond the context. */
@@ -22,51 +22,103 @@ export interface PageImportDeps {
   scheduleBackfill?: () => void
 }
 
+/** A group of pages as planned outside the transaction: each page's plan, or its answer. */
+interface PreparedPages {
+  pages: ({ answer: RememberResult[] } | PreparedPage)[]
+}
+
 /**
- * Stores one imported page whole, as `pages.remember` stores a new one (`runWrite`): under the
- * write lock, one transaction for all its chunks, then the indexes. A page already stored with
- * the same text (under its id, or as a twin of the same namespace) is a duplicate: nothing is
- * written. A page whose id is taken by another page is stored under a fresh id, and a chunk
- * whose id is taken under a fresh one, so nothing stored is overwritten. Exported vectors of
- * the current model are kept; the other chunks are embedded (title, headings, text), else left
- * to the backfill.
+ * Stores imported pages, each whole, as `pages.remember` stores a new one (`runWrite`): under
+ * the write lock, one transaction for the whole group (every chunk of every page), then the
+ * indexes. One transaction a group, not a page: a transaction's fixed cost (in a browser a
+ * commit through the storage process) was paid by every short conversation of an export. A
+ * page already stored with the same text (under its id, or as a twin of the same namespace,
+ * or earlier in the group) is a duplicate: nothing is written. A page whose id is taken by
+ * another page is stored under a fresh id, and a chunk whose id is taken under a fresh one, so
+ * nothing stored is overwritten. Exported vectors of the current model are kept; the other
+ * chunks are embedded (title, headings, text), else left to the backfill. The group is written
+ * whole or not at all; another tab's write in between makes the whole group plan again.
  *
- * @returns each chunk's result, in chunk order.
+ * @returns each page's chunk results, in page and chunk order.
  */
-export async function importPage(
+export async function importPages(
   ctx: EngineContext,
-  page: ImportedPage,
+  pages: readonly ImportedPage[],
   deps: PageImportDeps,
-): Promise<RememberResult[]> {
-  return runWrite<PreparedPage, RememberResult[]>(ctx, {
+): Promise<RememberResult[][]> {
+  return runWrite<PreparedPages, RememberResult[][]>(ctx, {
     prepare: async () => {
-      const same = storedTwin(ctx.indexes, page)
-      if (same) {
-        return answered(
-          same.map((row) => ({
-            id: row.id,
-            status: 'duplicate' as const,
-            match: 'exact' as const,
-          })),
-        )
-      }
       const now = ctx.clock()
-      const plan = planImport(page, ctx.indexes, { ...deps, now, ctx })
-      return { plan, vectors: await vectorsFor(plan, page, ctx), now }
+      const claims = new GroupClaims()
+      const prepared: PreparedPages['pages'] = []
+      for (const page of pages) {
+        const same = storedTwin(ctx.indexes, page)
+        const answer = same ? duplicates(same.map((row) => row.id)) : claims.twin(page)
+        if (answer) {
+          prepared.push({ answer })
+          continue
+        }
+        const plan = planImport(page, ctx.indexes, claims, { ...deps, now, ctx })
+        claims.claim(page, plan)
+        prepared.push({ plan, vectors: await vectorsFor(plan, page, ctx), now })
+      }
+      if (prepared.every((p) => 'answer' in p)) return answered(prepared.map((p) => p.answer))
+      return { pages: prepared }
     },
-    commit: async ({ plan, vectors, now }) => {
+    commit: async ({ pages: prepared }) => {
       const model = ctx.embedder?.model ?? null
-      const seqs = await commitPage(plan, vectors, { db: ctx.db, model, now })
-      if (seqs === STALE) return STALE
-      return pageWritten(
-        plan,
-        vectors,
-        seqs,
-        plan.rows.map(({ row }) => resultOf(row)),
-      )
+      const written: Written<RememberResult[]>[] = []
+      for (const p of prepared) {
+        if ('answer' in p) continue
+        const seqs = await commitPage(p.plan, p.vectors, { db: ctx.db, model, now: p.now })
+        if (seqs === STALE) return STALE
+        written.push(pageWritten(p.plan, p.vectors, seqs, []))
+      }
+      return {
+        result: prepared.map((p) =>
+          'answer' in p ? p.answer : p.plan.rows.map(({ row }) => resultOf(row)),
+        ),
+        seqs: written.flatMap((w) => w.seqs ?? []),
+        stored: written.flatMap((w) => w.stored ?? []),
+        unembedded: written.some((w) => w.unembedded),
+      }
     },
-    changing: () => `page ${page.pageId}`,
+    changing: () => `${pages.length === 1 ? 'page' : 'pages'} ${pages[0]?.pageId ?? ''}`,
   })
+}
+
+function duplicates(ids: readonly string[]): RememberResult[] {
+  return ids.map((id) => ({ id, status: 'duplicate' as const, match: 'exact' as const }))
+}
+
+/**
+ * What the pages planned earlier in a group hold, which the indexes learn only after the
+ * commit: their page ids, their chunk ids and their texts (a later twin is their duplicate).
+ */
+class GroupClaims {
+  readonly pageIds = new Set<string>()
+  readonly chunkIds = new Set<string>()
+  readonly #texts = new Map<string, { text: string; ids: string[] }[]>()
+
+  twin(page: ImportedPage): RememberResult[] | undefined {
+    const held = this.#texts.get(GroupClaims.#key(page))
+    const same = held?.find((t) => t.text === page.text)
+    return same ? duplicates(same.ids) : undefined
+  }
+
+  claim(page: ImportedPage, plan: PagePlan): void {
+    this.pageIds.add(plan.pageId)
+    const ids = plan.rows.map(({ row }) => row.id)
+    for (const id of ids) this.chunkIds.add(id)
+    const key = GroupClaims.#key(page)
+    const held = this.#texts.get(key) ?? []
+    held.push({ text: page.text, ids })
+    this.#texts.set(key, held)
+  }
+
+  static #key(page: ImportedPage): string {
+    return `${page.namespace}\u0000${page.chunks[0]!.write.restored.page.hash}`
+  }
 }
 
 function resultOf(row: Memory): RememberResult {
@@ -99,10 +151,12 @@ function storedTwin(indexes: PageLookup, page: ImportedPage): ChunkRow[] | undef
 function planImport(
   page: ImportedPage,
   indexes: Pick<IndexSet, 'catalogue' | 'hasPage'>,
+  claims: GroupClaims,
   ctx: PageImportDeps & { now: number; ctx: EngineContext },
 ): PagePlan {
-  const pageId = indexes.hasPage(page.pageId) ? ctx.newId() : page.pageId
-  const used = new Set<string>()
+  const taken = indexes.hasPage(page.pageId) || claims.pageIds.has(page.pageId)
+  const pageId = taken ? ctx.newId() : page.pageId
+  const used = claims.chunkIds
   const rows: PlannedRow[] = page.chunks.map(({ write }) => {
     const asked = write.id
     const id = asked && !indexes.catalogue.has(asked) && !used.has(asked) ? asked : ctx.newId()

@@ -89,6 +89,36 @@ describe('importFrom in batches', () => {
     expect(found.hits[0]?.page?.title).toBe('Conversation 131')
   })
 
+  it('stores each batch of pages in one transaction, not one a page', async () => {
+    let changes = 0
+    const memory = await open({
+      onEvent: (event) => {
+        if (event.type === 'change') changes++
+      },
+    })
+    const n = 2 * BATCH_PAGES + 5
+    const report = await importFrom(memory, JSON.stringify(exportOf(n)), { format: 'chatgpt' })
+    expect(report).toMatchObject({ created: n })
+    // A change notice a committed write: three batches, three transactions.
+    expect(changes).toBe(3)
+  })
+
+  it('stores two conversations of the same text in one batch once, the second a twin', async () => {
+    const memory = await open()
+    const [first, second] = exportOf(2)
+    const twin = { ...second!, mapping: first!.mapping, current_node: first!.current_node }
+    const report = await importFrom(
+      memory,
+      JSON.stringify([first, { ...twin, title: first!.title }]),
+      {
+        format: 'chatgpt',
+      },
+    )
+    expect(report).toMatchObject({ read: 2, created: 1, unchanged: 1 })
+    expect(await memory.pages.list()).toHaveLength(1)
+    expect((await memory.list({ type: 'page', limit: 100 })).items).toHaveLength(report.chunks)
+  })
+
   it('adds nothing when the export comes again, and replaces only the conversation that went on', async () => {
     const memory = await open()
     const conversations = exportOf(BATCH_PAGES + 3)
