@@ -79,17 +79,19 @@ export function lastUsedAt(
 }
 
 /** The instant a memory expires: its explicit `expiresAt`, else one TTL after its last use. */
-export function expiresAtOf(memory: LifecycleFields, options: LifecycleOptions): number {
+/** What a memory's expiry is read from. */
+export type ExpiryFields = Pick<
+  LifecycleFields,
+  'type' | 'tier' | 'confirmedAt' | 'lastRecalledAt' | 'expiresAt'
+>
+
+export function expiresAtOf(memory: ExpiryFields, options: LifecycleOptions): number {
   const byTtl = lastUsedAt(memory) + options.ttlDays[tierOf(memory, options)] * DAY_MS
   return memory.expiresAt !== undefined ? Math.min(memory.expiresAt, byTtl) : byTtl
 }
 
 /** Whether the memory has expired at `now` (see {@link expiresAtOf}). */
-export function isExpired(
-  memory: LifecycleFields,
-  now: number,
-  options: LifecycleOptions,
-): boolean {
+export function isExpired(memory: ExpiryFields, now: number, options: LifecycleOptions): boolean {
   return expiresAtOf(memory, options) <= now
 }
 

@@ -1,7 +1,8 @@
-import { isExpired } from '../../core/lifecycle.ts'
+import { type ExpiryFields, isExpired } from '../../core/lifecycle.ts'
 import type { LifecycleOptions } from '../../core/options.ts'
 import { overlapsTime } from '../../core/recall/boosts.ts'
-import type { Memory } from '../../core/types.ts'
+import type { Memory, Tier } from '../../core/types.ts'
+import { Catalogue } from '../index/catalogue.ts'
 
 /** What the lifecycle filter reads of a recall: its switch, and the time it names. */
 export interface LifecycleScope {
@@ -32,6 +33,15 @@ export function lifecycleFilter(
   lifecycle: LifecycleOptions,
 ): (id: string) => boolean {
   if (o.includeExpired) return () => true
+  if (catalogue instanceof Catalogue) {
+    // The columns expiry reads, not a whole row: every candidate of every list is asked.
+    return (id) => {
+      const slot = catalogue.slotOf(id)
+      if (slot === undefined) return false
+      if (!isExpired(expiryAt(catalogue, slot), now, lifecycle)) return true
+      return keptByTime(catalogue.get(id) as Memory, o, now)
+    }
+  }
   return (id) => {
     const m = catalogue.get(id)
     return m !== undefined && (!isExpired(m, now, lifecycle) || keptByTime(m, o, now))
@@ -56,4 +66,15 @@ export function keptByTime(
   const hard = o.since !== undefined || o.until !== undefined
   if (hard && overlapsTime(m, o.since, o.until)) return true
   return (o.windows ?? []).some((w) => overlapsTime(m, w.start, w.end))
+}
+
+/** A catalogue row's expiry fields, read from its columns. */
+function expiryAt(catalogue: Catalogue, slot: number): ExpiryFields {
+  return {
+    type: catalogue.stringAt(slot, 'type') as string,
+    tier: catalogue.stringAt(slot, 'tier') as Tier | undefined,
+    confirmedAt: catalogue.numberAt(slot, 'confirmedAt') as number,
+    lastRecalledAt: catalogue.numberAt(slot, 'lastRecalledAt'),
+    expiresAt: catalogue.numberAt(slot, 'expiresAt'),
+  }
 }
