@@ -70,6 +70,15 @@ function workerMain() {
       rows: (n) => Array.from({ length: n }, (_, i) => memory(i)),
     },
     {
+      name: 'memory rows (3 indexes: no namespace, [namespace+type])',
+      store: 'memories',
+      keyPath: 'id',
+      indexes: MEMORY_INDEXES.filter(
+        ([name]) => name !== 'namespace' && name !== '[namespace+type]',
+      ),
+      rows: (n) => Array.from({ length: n }, (_, i) => memory(i)),
+    },
+    {
       name: 'memory rows (no index)',
       store: 'memories',
       keyPath: 'id',
