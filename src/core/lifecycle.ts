@@ -78,13 +78,13 @@ export function lastUsedAt(
   return Math.max(memory.confirmedAt, memory.lastRecalledAt ?? 0)
 }
 
-/** The instant a memory expires: its explicit `expiresAt`, else one TTL after its last use. */
 /** What a memory's expiry is read from. */
 export type ExpiryFields = Pick<
   LifecycleFields,
   'type' | 'tier' | 'confirmedAt' | 'lastRecalledAt' | 'expiresAt'
 >
 
+/** The instant a memory expires: its explicit `expiresAt`, else one TTL after its last use. */
 export function expiresAtOf(memory: ExpiryFields, options: LifecycleOptions): number {
   const byTtl = lastUsedAt(memory) + options.ttlDays[tierOf(memory, options)] * DAY_MS
   return memory.expiresAt !== undefined ? Math.min(memory.expiresAt, byTtl) : byTtl

@@ -108,37 +108,23 @@ export function timeBoost(
  * memory whose text holds a time expression (read against its own time) earns `factor`. On
  * LoCoMo's temporal questions it lifted semantic hit@5 +0.11 to +0.22 and hybrid hit@1 on the
  * held-out conversations 0.576 → 0.636, losing nothing over all questions
- * (`scripts/eval/temporal.ts`, `mentioned+when`).
+ * (`scripts/eval/temporal.ts`, `mentioned+when`). `named` answers whether the memory names a
+ * time ({@link namesTime} unless the caller keeps the answers).
  *
  * @example
  * whenBoost({ text: 'We moved to Porto last May', createdAt: now }, 1.3)
  * // => { name: 'time', factor: 1.3, detail: 'for "when": names a time ×1.3' }
  */
-export function whenBoost(
-  memory: Pick<Memory, 'text' | 'createdAt' | 'happenedAt'>,
+export function whenBoost<M extends Pick<Memory, 'text' | 'createdAt' | 'happenedAt'>>(
+  memory: M,
   factor: number,
+  named: (memory: M) => boolean = namesTime,
 ): Boost | undefined {
-  if (factor === 1) return undefined
-  if (!namesTime(memory.text, memory.happenedAt ?? memory.createdAt)) return undefined
+  if (factor === 1 || !named(memory)) return undefined
   return { name: 'time', factor, detail: `for "when": names a time ×${factor}` }
 }
 
-/** How many (text, reference time) answers {@link namesTime} keeps. */
-const NAMED_TIMES = 4096
-const namedTimes = new Map<string, boolean>()
-
-/**
- * Whether `text` names a time, read against `reference`: every candidate of a "when" question
- * asks it, so the answers are kept (a text's time words do not change); emptied when full,
- * as the keyword index's analysed terms are.
- */
-function namesTime(text: string, reference: number): boolean {
-  const key = `${reference}\u0000${text}`
-  let named = namedTimes.get(key)
-  if (named === undefined) {
-    named = findTimeWindows(text, reference).length > 0
-    if (namedTimes.size >= NAMED_TIMES) namedTimes.clear()
-    namedTimes.set(key, named)
-  }
-  return named
+/** Whether the memory's text names a time, read against its own time (what {@link whenBoost} asks). */
+export function namesTime(memory: Pick<Memory, 'text' | 'createdAt' | 'happenedAt'>): boolean {
+  return findTimeWindows(memory.text, memory.happenedAt ?? memory.createdAt).length > 0
 }

@@ -1,7 +1,13 @@
 import type { FusedCandidate } from '../../core/fusion.ts'
 import { type ConfidenceReading, confidenceAt } from '../../core/lifecycle.ts'
 import type { BoostOptions, LifecycleOptions } from '../../core/options.ts'
-import { boostFactor, computeBoosts, timeBoost, whenBoost } from '../../core/recall/boosts.ts'
+import {
+  boostFactor,
+  computeBoosts,
+  namesTime,
+  timeBoost,
+  whenBoost,
+} from '../../core/recall/boosts.ts'
 import { formatWindow } from '../../core/time/index.ts'
 import type { Boost, Memory } from '../../core/types.ts'
 
@@ -54,7 +60,7 @@ export function rankCandidates(
     const dated =
       time && time.windows.length > 0 && timeBoost(memory, time.windows, time.factor, label)
     if (dated) earned.push(dated)
-    const answersWhen = time?.when && whenBoost(memory, time.factor)
+    const answersWhen = time?.when && whenBoost(memory, time.factor, namedTimes(catalogue))
     if (answersWhen) earned.push(answersWhen)
     const one: Ranked = {
       candidate,
@@ -67,3 +73,32 @@ export function rankCandidates(
   }
   return ranked.sort((a, b) => b.score - a.score)
 }
+
+/**
+ * Whether a memory names a time, kept per catalogue: every candidate of every "when" question
+ * asks it, and a text's time words do not change. Held with the catalogue (a WeakMap), so the
+ * answers go when the indexes do (a close, a lock), and checked against the row's text and time.
+ */
+const named = new WeakMap<object, Map<string, { text: string; at: number; names: boolean }>>()
+
+function namedTimes(catalogue: object): (memory: Memory) => boolean {
+  let held = named.get(catalogue)
+  if (!held) {
+    held = new Map()
+    named.set(catalogue, held)
+  }
+  const answers = held
+  return (memory) => {
+    const at = memory.happenedAt ?? memory.createdAt
+    const kept = answers.get(memory.id)
+    if (kept && kept.text === memory.text && kept.at === at) return kept.names
+    const names = namesTime(memory)
+    // Emptied when full, as the keyword index's analysed terms are.
+    if (answers.size >= NAMED_TIMES) answers.clear()
+    answers.set(memory.id, { text: memory.text, at, names })
+    return names
+  }
+}
+
+/** How many memories' answers {@link namedTimes} keeps per catalogue. */
+const NAMED_TIMES = 4096

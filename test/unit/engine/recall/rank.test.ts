@@ -36,4 +36,31 @@ describe('rankCandidates', () => {
       ['b', 1, []],
     ])
   })
+
+  it('boosts a memory naming a time for a "when" question, and reads a changed text again', () => {
+    const catalogue = new Map([
+      ['moved', row('moved', 'We moved to Porto last May', { confirmedAt: now })],
+      ['plain', row('plain', 'We moved to Porto', { confirmedAt: now })],
+    ])
+    const when = { windows: [], factor: 1.3, when: true }
+    const rank = () =>
+      rankCandidates(
+        [candidate('plain', 1), candidate('moved', 0.9)],
+        catalogue,
+        null,
+        now,
+        undefined,
+        when,
+      )
+    const first = rank()
+    expect(first.map((r) => r.memory.id)).toEqual(['moved', 'plain'])
+    expect(first[0]!.boosts.map((b) => b.name)).toEqual(['time'])
+    // The answer kept for 'moved' was for its old text: an edit that drops the time drops the boost.
+    catalogue.set('moved', row('moved', 'We moved to Porto with Ana', { confirmedAt: now }))
+    catalogue.set('plain', row('plain', 'We moved to Porto in 2019', { confirmedAt: now }))
+    const second = rank()
+    expect(second.map((r) => r.memory.id)).toEqual(['plain', 'moved'])
+    expect(second[1]!.boosts).toEqual([])
+    expect(second[0]!.boosts.map((b) => b.name)).toEqual(['time'])
+  })
 })
