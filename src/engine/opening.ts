@@ -27,11 +27,24 @@ export async function restore(ctx: EngineContext): Promise<OpenStats> {
     const { restored, replayed } = await ctx.upkeep.restore(snapshot)
     await ctx.upkeep.countStaleVectors()
     ctx.connection.indexHealth.recovered()
+    // The open trusted the snapshot's counts; its keys are compared next, ahead of any write.
+    if (restored === 'snapshot') checkKeysSoon(ctx)
     return { ms: performance.now() - started, restored, replayed }
   } catch (error) {
     noteIndexFailure(ctx, error)
     return { ms: performance.now() - started, restored: 'failed', replayed: 0 }
   }
+}
+
+/** Queues {@link IndexUpkeep.checkKeys}, which no caller waits for; a failure is an index failure. */
+function checkKeysSoon(ctx: EngineContext): void {
+  ctx.track(
+    ctx.queue.run(() =>
+      locked(ctx, async () => {
+        await ctx.upkeep.checkKeys().catch((error: unknown) => noteIndexFailure(ctx, error))
+      }),
+    ),
+  )
 }
 
 /**

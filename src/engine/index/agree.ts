@@ -10,7 +10,8 @@ import type { IndexSet } from './index-set.ts'
  * (refused rows at rest are counted but not in the catalogue): in Chromium a key costs about as
  * much to read as its row, 16 µs, so reading them on every open was a third of a 10k cold start
  * (issue 25). What the counts cannot see, an id swapped for another around the log, is as out of
- * reach as a row's text edited around it, which ids never showed: `inspect.verify()` finds both.
+ * reach of the counts; {@link keysAgree} reads the keys after the open, and a mismatch there
+ * rebuilds (a row's text edited around the log is found only by `inspect.verify()`).
  */
 export async function indexesAgree(
   db: EngramDatabase,
@@ -30,6 +31,20 @@ export async function indexesAgree(
     ]),
   )
   if (memoryCount === catalogue.size && vectorCount === held.length) return true
+  return (await memoriesAgree(db, indexes, restored)) && vectorsAgree(db, indexes, model)
+}
+
+/**
+ * The stored keys of the memories and of `model`'s vectors, each compared with the indexes: what
+ * the counts in {@link indexesAgree} cannot see (an id swapped for another around the log). Run
+ * after an open the counts let through, off its path (`IndexUpkeep.checkKeys`).
+ */
+export async function keysAgree(
+  db: EngramDatabase,
+  indexes: IndexSet,
+  model: string | undefined,
+): Promise<boolean> {
+  const restored = indexes.restoredCounters !== undefined
   return (await memoriesAgree(db, indexes, restored)) && vectorsAgree(db, indexes, model)
 }
 

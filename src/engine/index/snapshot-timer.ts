@@ -6,6 +6,11 @@ import { IDLE_SNAPSHOT_MS } from '../../core/options.ts'
  * in Chromium), which must not land inside an answer (issue 11).
  */
 export const QUIET_SNAPSHOT_MS = 250
+/**
+ * A flush of the recall counters alone schedules the idle snapshot when the last one is at least
+ * this old: enough that a tab killed after recalls rarely leaves the next open a full read.
+ */
+export const COUNTERS_SNAPSHOT_GAP_MS = 60_000
 /** A due snapshot deferred this long by a busy engine runs anyway, between two calls. */
 export const MAX_SNAPSHOT_DEFER_MS = 60_000
 

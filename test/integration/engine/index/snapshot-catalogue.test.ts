@@ -105,6 +105,31 @@ describe('the catalogue saved with the snapshot', () => {
     expect((await second.inspect.verify()).ok).toBe(true)
   })
 
+  it('rebuilds after the open when a memory was swapped for another without a change entry', async () => {
+    const { idb, ids } = await closedMemory('catalogue-swapped')
+    const db = await tables('catalogue-swapped', idb)
+    const gone = ids[2]!
+    const swapped = '01J0SWAPPED0000000000000000'
+    await db.transaction('rw', db.memories, db.vectors, async () => {
+      const row = (await db.memories.get(gone))!
+      const vector = (await db.vectors.get(gone))!
+      await db.memories.delete(gone)
+      await db.vectors.delete(gone)
+      const text = 'Ticket FH-3004 tracks the login timeout'
+      await db.memories.add({ ...row, id: swapped, text, key: text.toLowerCase() })
+      await db.vectors.add({ ...vector, id: swapped })
+    })
+    db.close()
+    const second = await engine({ name: 'catalogue-swapped', ...idb })
+    // The counts agree, so the open answers from the snapshot; the keys are compared next,
+    // ahead of any write, and the swap rebuilds the indexes.
+    expect((await second.inspect.stats()).open?.restored).toBe('snapshot')
+    await second.remember('The owner drinks oat milk')
+    expect(await recalled(second, 'flaky upload test', gone)).toBeUndefined()
+    expect((await recalled(second, 'login timeout', swapped))?.text).toContain('FH-3004')
+    expect((await second.inspect.verify()).ok).toBe(true)
+  })
+
   it('falls back to a rebuild when a vector is gone from the table without a change entry', async () => {
     const { idb, ids } = await closedMemory('catalogue-vector')
     const db = await tables('catalogue-vector', idb)

@@ -60,4 +60,29 @@ describe('IndexUpkeep.noteCountersFlushed', () => {
     const manifest = (await db.snapshots.get('indexes'))?.data as { counters: number } | undefined
     expect(manifest?.counters).toBe(1)
   })
+
+  it('schedules it at most once a minute, and not when another tab moved the mark', async () => {
+    const { upkeep: s, tracked } = upkeep()
+    await s.restore(undefined)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    s.noteCountersFlushed(0, 1)
+    vi.advanceTimersByTime(IDLE_SNAPSHOT_MS)
+    vi.useRealTimers()
+    await Promise.all(tracked)
+    expect(tracked).toHaveLength(1)
+    // Just saved: the next flush waits for the close or the next change instead.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    s.noteCountersFlushed(1, 2)
+    vi.advanceTimersByTime(IDLE_SNAPSHOT_MS)
+    vi.useRealTimers()
+    expect(tracked).toHaveLength(1)
+
+    const other = upkeep()
+    await other.upkeep.restore(undefined)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    other.upkeep.noteCountersFlushed(5, 6)
+    vi.advanceTimersByTime(IDLE_SNAPSHOT_MS)
+    vi.useRealTimers()
+    expect(other.tracked).toHaveLength(0)
+  })
 })
