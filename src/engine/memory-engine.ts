@@ -139,8 +139,9 @@ export class MemoryEngine implements MemoryApi {
       export: (options) => this.#export(options),
       // Each batch of `batchSize` lines is all or nothing; a failure stops the import with a
       // typed error after the batches before it were stored. A page's chunks are stored whole,
-      // one transaction per page, after the other lines. Importing the same text again is safe:
-      // what is already stored comes back as duplicates. A line claims at most `options.trust`.
+      // whole pages grouped up to `batchSize` chunks a transaction, after the other lines.
+      // Importing the same text again is safe: what is already stored comes back as
+      // duplicates. A line claims at most `options.trust`.
       import: async (jsonl, options) => this.#writer.importMemories(jsonl, options),
     }
   }
