@@ -95,7 +95,10 @@ export class PageWriter<T> {
    * derived id of its own is found again by the next import.
    */
   async homeId(pageId: string, elsewhere: string): Promise<string> {
-    if ((await this.#storedIds()).has(pageId)) return pageId
+    const held = await this.#storedIds()
+    if (held.has(pageId)) return pageId
+    // Stored here under the derived id before: found again even once the other copy is gone.
+    if (held.has(elsewhere)) return elsewhere
     const page = await this.memory.pages.get(pageId)
     return page && page.namespace !== this.namespace ? elsewhere : pageId
   }

@@ -37,8 +37,8 @@ export interface ImportOptions {
    */
   lineFields?: ImportLineField[]
   /**
-   * Lines per transaction, 1..10000. A page's chunk lines are not counted in: each page is
-   * stored whole in a transaction of its own. @default 500
+   * Lines per transaction, 1..10000. Pages are stored in groups of whole pages, one
+   * transaction a group of up to this many chunks (a longer page alone). @default 500
    */
   batchSize?: number
   /**

@@ -8,7 +8,7 @@ import { embedChunks } from '../pages/embed-chunks.ts'
 import type { PageLookup } from '../pages/find-page.ts'
 import { chunkKey, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
-import { answered, runWrite, STALE, toMemory, type Written } from '../write/index.ts'
+import { answered, runWrite, STALE, StaleWrite, toMemory, type Written } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
 
 /** What a page import needs beyond the context. */
@@ -71,7 +71,8 @@ export async function importPages(
       for (const p of prepared) {
         if ('answer' in p) continue
         const seqs = await commitPage(p.plan, p.vectors, { db: ctx.db, model, now: p.now })
-        if (seqs === STALE) return STALE
+        // The pages before this one are written: only an aborted transaction undoes them.
+        if (seqs === STALE) throw new StaleWrite()
         written.push(pageWritten(p.plan, p.vectors, seqs, []))
       }
       return {

@@ -30,4 +30,25 @@ describe('importFrom across namespaces', () => {
     expect(original!.pageId).not.toBe(copies[0]!.pageId)
     expect((await memory.pages.get(original!.pageId))!.text).not.toContain('then the pads.')
   })
+
+  it('finds its copy again under the derived id once the original page is forgotten', async () => {
+    const memory = await open()
+    await memory.pages.remember({
+      title: 'Bike repair',
+      text: '# Brakes\n\nAdjust the cable first.',
+    })
+    const files = await markdownFiles(memory, { jsonl: false })
+    await importFrom(memory, files, { format: 'markdown', namespace: 'copy' })
+    const [original] = await memory.pages.list()
+    await memory.pages.forget(original!.pageId)
+    const changed = files.map((f) => ({
+      ...f,
+      text: f.text.replace('Adjust the cable first.', 'Adjust the cable first, then the pads.'),
+    }))
+    const newer = await importFrom(memory, changed, { format: 'markdown', namespace: 'copy' })
+    expect(newer).toMatchObject({ created: 0, updated: 1 })
+    const copies = await memory.pages.list({ namespace: 'copy' })
+    expect(copies).toHaveLength(1)
+    expect((await memory.pages.get(copies[0]!.pageId))!.text).toContain('then the pads.')
+  })
 })
