@@ -11,8 +11,17 @@ export const QUIET_SNAPSHOT_MS = 250
  * this old: enough that a tab killed after recalls rarely leaves the next open a full read.
  */
 export const COUNTERS_SNAPSHOT_GAP_MS = 60_000
-/** A due snapshot deferred this long by a busy engine runs anyway, between two calls. */
+/**
+ * A due snapshot deferred this long by a busy engine runs anyway, between two calls; longer
+ * when the last one took long (see {@link SNAPSHOT_SHARE_OF_DEFER}).
+ */
 export const MAX_SNAPSHOT_DEFER_MS = 60_000
+/**
+ * A busy engine's snapshots take at most this share of its time: a due one is deferred at least
+ * the last one's duration over it. A long import into a large store otherwise rebuilt every
+ * index each minute, and the save grew with the store (27% of a 20 MB import's worker time).
+ */
+export const SNAPSHOT_SHARE_OF_DEFER = 0.05
 
 /** What the timer asks of the index sync that owns it. */
 export interface SnapshotTimerHost {
@@ -28,7 +37,7 @@ export interface SnapshotTimerHost {
  * When to snapshot: once writes and recalls have paused (briefly when one is due, for
  * `IDLE_SNAPSHOT_MS` otherwise), so a tab that is killed rather than closed still restarts from
  * a recent snapshot, and no answer waits behind one. A timer that finds the engine was busy
- * meanwhile waits again; one due for {@link MAX_SNAPSHOT_DEFER_MS} is queued at once.
+ * meanwhile waits again; one due for {@link SnapshotTimer.maxDeferMs} is queued at once.
  */
 export class SnapshotTimer {
   readonly #host: SnapshotTimerHost
@@ -37,6 +46,8 @@ export class SnapshotTimer {
   #activity = 0
   /** When a snapshot first became due (`performance.now()`), until one is saved. */
   #dueSince: number | undefined
+  /** How long the last snapshot took, ms. */
+  #lastSaveMs = 0
 
   constructor(host: SnapshotTimerHost) {
     this.#host = host
@@ -56,15 +67,22 @@ export class SnapshotTimer {
     this.#dueSince ??= performance.now()
   }
 
-  markSaved(): void {
+  /** A snapshot was saved, taking `ms`. */
+  markSaved(ms = 0): void {
     this.#dueSince = undefined
+    this.#lastSaveMs = ms
+  }
+
+  /** How long a due snapshot may wait for a quiet spell before it runs anyway. */
+  get maxDeferMs(): number {
+    return Math.max(MAX_SNAPSHOT_DEFER_MS, this.#lastSaveMs / SNAPSHOT_SHARE_OF_DEFER)
   }
 
   schedule(): void {
     this.cancel()
     if (this.#host.windingDown()) return
     const dueSince = this.#dueSince
-    if (dueSince !== undefined && performance.now() - dueSince >= MAX_SNAPSHOT_DEFER_MS) {
+    if (dueSince !== undefined && performance.now() - dueSince >= this.maxDeferMs) {
       this.#host.save()
       return
     }

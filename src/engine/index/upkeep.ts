@@ -209,6 +209,7 @@ export class IndexUpkeep {
     const ctx = this.#ctx
     if (ctx.connection.isClosed) return
     const seq = this.#lastSeq
+    const started = performance.now()
     await saveSnapshot(ctx.db, this.#indexes, {
       seq,
       optionsHash: ctx.optionsHash,
@@ -219,7 +220,7 @@ export class IndexUpkeep {
     })
     this.#snapshotSeq = seq
     this.#savedAt = performance.now()
-    this.#timer.markSaved()
+    this.#timer.markSaved(this.#savedAt - started)
     this.#countersDirty = false
     await ctx.db.changes
       .where('seq')
