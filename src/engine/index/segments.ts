@@ -155,8 +155,7 @@ export function vectorSegments(
   const { ids, codes, scales, signs, groups, vectors, ...settings } = snapshot
   const n = ids.length
   const signWidth = n > 0 ? signs.length / n : 0
-  const rowBytes = snapshot.stride + 4 + signWidth * 4 + 2 + (vectors ? snapshot.dims * 4 : 0) + 64
-  const perSegment = Math.max(1, Math.floor(maxBytes / rowBytes))
+  const perSegment = rowsPerVectorSegment(snapshot, maxBytes)
   const segments: VectorSegment[] = []
   for (let from = 0; from < n; from += perSegment) {
     const to = Math.min(n, from + perSegment)
@@ -172,6 +171,18 @@ export function vectorSegments(
     segments.push({ ...segment, hash: hashVectorSegment(segment) })
   }
   return { head: { ...settings, rows: n }, segments }
+}
+
+/** How many rows of `snapshot` a vector segment of `maxBytes` holds (at least one). */
+export function rowsPerVectorSegment(
+  snapshot: VectorIndexSnapshot,
+  maxBytes = VECTOR_SEGMENT_BYTES,
+): number {
+  const n = snapshot.ids.length
+  const signWidth = n > 0 ? snapshot.signs.length / n : 0
+  const vectorBytes = snapshot.vectors ? snapshot.dims * 4 : 0
+  const rowBytes = snapshot.stride + 4 + signWidth * 4 + 2 + vectorBytes + 64
+  return Math.max(1, Math.floor(maxBytes / rowBytes))
 }
 
 /**

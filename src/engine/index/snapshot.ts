@@ -9,6 +9,7 @@ import {
   type CatalogueSegment,
   catalogueSegments,
   hashText,
+  rowsPerVectorSegment,
   segmentRows,
   VECTOR_SEGMENT_BYTES,
   type VectorHead,
@@ -122,7 +123,9 @@ export async function saveSnapshot(
   const keyword = indexes.keyword.toImage()
   const catalogue = catalogueSegments(indexes.catalogue.values())
   const whole = indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null
-  const split = whole ? vectorSegments(whole, vectorSegmentBytes) : null
+  // Split (a copy and a hash of every row) only when it takes more than one segment.
+  const many = whole && whole.ids.length > rowsPerVectorSegment(whole, vectorSegmentBytes)
+  const split = whole && many ? vectorSegments(whole, vectorSegmentBytes) : null
   // One segment's worth rides in the manifest's row, as before segments: no second read.
   const vectors = split && split.segments.length > 1 ? split : null
   const partial: Omit<Manifest, 'digest'> = {
