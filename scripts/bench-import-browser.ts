@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs'
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'vite'
+import { bundleWorker } from './bench/browser/bundle-worker.ts'
 import { browserCpu } from './bench/page-process-cpu.ts'
 import type { ImportBenchMessage } from './bench-import-browser-worker.ts'
 import { exportPath, generateChatgptExport } from './bench-import-data.ts'
@@ -58,25 +58,7 @@ const PAGE = `<!doctype html>
 `
 
 async function buildWorker(): Promise<void> {
-  await rm(OUT, { recursive: true, force: true })
-  await build({
-    configFile: false,
-    root: import.meta.dirname,
-    logLevel: 'error',
-    publicDir: false,
-    build: {
-      outDir: OUT,
-      emptyOutDir: true,
-      target: 'es2022',
-      minify: false,
-      reportCompressedSize: false,
-      lib: {
-        entry: join(import.meta.dirname, 'bench-import-browser-worker.ts'),
-        formats: ['es'],
-        fileName: () => WORKER,
-      },
-    },
-  })
+  await bundleWorker(join(import.meta.dirname, 'bench-import-browser-worker.ts'), OUT, WORKER)
   await writeFile(join(OUT, 'index.html'), PAGE)
 }
 

@@ -12,8 +12,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'vite'
 import { serveStatic } from '../serve-static.ts'
+import { bundleWorker } from './browser/bundle-worker.ts'
 import { launchBench } from './browser/run-chromium.ts'
 import type { ColdRequest } from './cold-chromium-worker.ts'
 import { buildCorpus } from './corpus.ts'
@@ -22,25 +22,7 @@ const size = Number(process.argv[2] ?? 10_000)
 const runs = Number(process.argv[3] ?? 5)
 const OUT = join(tmpdir(), `engram-cold-chromium-${process.pid}`)
 
-await rm(OUT, { recursive: true, force: true })
-await build({
-  configFile: false,
-  root: import.meta.dirname,
-  logLevel: 'error',
-  publicDir: false,
-  build: {
-    outDir: OUT,
-    emptyOutDir: true,
-    target: 'es2022',
-    minify: false,
-    reportCompressedSize: false,
-    lib: {
-      entry: join(import.meta.dirname, 'cold-chromium-worker.ts'),
-      formats: ['es'],
-      fileName: () => 'cold-worker.js',
-    },
-  },
-})
+await bundleWorker(join(import.meta.dirname, 'cold-chromium-worker.ts'), OUT, 'cold-worker.js')
 await mkdir(OUT, { recursive: true })
 const corpus = buildCorpus(size, runs * 2)
 await writeFile(

@@ -7,13 +7,13 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import { build } from 'vite'
 import { CHROMIUM_ARGS, chromiumPath } from '../../chromium.ts'
 import { serveStatic } from '../../serve-static.ts'
 import { pgliteTemplate } from '../node-env.ts'
 import type { SystemKey } from '../suite.ts'
 import type { SystemResult } from '../types.ts'
 import type { WorkerRequest } from './bench-worker.ts'
+import { bundleWorker } from './bundle-worker.ts'
 
 const HERE = import.meta.dirname
 // Outside the repository: a bundle under it would be linted and formatted as source.
@@ -40,26 +40,7 @@ export interface ChromiumRun {
 
 /** Bundles `bench-worker.ts` and everything it imports (PGlite's wasm and data as files). */
 export async function buildWorker(): Promise<void> {
-  await rm(OUT, { recursive: true, force: true })
-  await build({
-    configFile: false,
-    root: HERE,
-    logLevel: 'error',
-    publicDir: false,
-    build: {
-      outDir: OUT,
-      emptyOutDir: true,
-      target: 'es2022',
-      minify: false,
-      assetsInlineLimit: 0,
-      reportCompressedSize: false,
-      lib: {
-        entry: join(HERE, 'bench-worker.ts'),
-        formats: ['es'],
-        fileName: () => 'bench-worker.js',
-      },
-    },
-  })
+  await bundleWorker(join(HERE, 'bench-worker.ts'), OUT, 'bench-worker.js')
   await copyFile(join(HERE, 'index.html'), join(OUT, 'index.html'))
 }
 

@@ -4,6 +4,13 @@ import { closingEngines } from '../../helpers/engine.ts'
 
 const open = closingEngines()
 
+/** The export's note, edited: the brakes advice gains a step. */
+const withPads = <F extends { text: string }>(files: F[]) =>
+  files.map((f) => ({
+    ...f,
+    text: f.text.replace('Adjust the cable first.', 'Adjust the cable first, then the pads.'),
+  }))
+
 describe('importFrom across namespaces', () => {
   it('re-importing a changed Markdown export into a second namespace replaces its page there, not piling up copies', async () => {
     const memory = await open()
@@ -16,10 +23,7 @@ describe('importFrom across namespaces', () => {
     expect(first).toMatchObject({ created: 1, updated: 0 })
     const again = await importFrom(memory, files, { format: 'markdown', namespace: 'copy' })
     expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 1 })
-    const changed = files.map((f) => ({
-      ...f,
-      text: f.text.replace('Adjust the cable first.', 'Adjust the cable first, then the pads.'),
-    }))
+    const changed = withPads(files)
     const newer = await importFrom(memory, changed, { format: 'markdown', namespace: 'copy' })
     expect(newer).toMatchObject({ created: 0, updated: 1 })
     const copies = await memory.pages.list({ namespace: 'copy' })
@@ -41,10 +45,7 @@ describe('importFrom across namespaces', () => {
     await importFrom(memory, files, { format: 'markdown', namespace: 'copy' })
     const [original] = await memory.pages.list()
     await memory.pages.forget(original!.pageId)
-    const changed = files.map((f) => ({
-      ...f,
-      text: f.text.replace('Adjust the cable first.', 'Adjust the cable first, then the pads.'),
-    }))
+    const changed = withPads(files)
     const newer = await importFrom(memory, changed, { format: 'markdown', namespace: 'copy' })
     expect(newer).toMatchObject({ created: 0, updated: 1 })
     const copies = await memory.pages.list({ namespace: 'copy' })
