@@ -68,6 +68,13 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
   readonly #summaries = new Map<number, string>()
   /** Fields no column holds (`meta`, unknown ones) by slot, for the rows that have any. */
   readonly #rest = new Map<number, Record<string, unknown>>()
+  /**
+   * The write that last set each slot, from {@link Catalogue.writes}: a snapshot keeps the
+   * segments no write touched since its last save instead of serialising them again.
+   */
+  #stamps = new Float64Array(0)
+  /** Writes so far; never reset (not by `clear` either), so a stamp is never reused. */
+  #writes = 0
 
   constructor(rows: Iterable<Memory> = []) {
     for (const field of CODED) this.#coded[field] = new Uint32Array(0)
@@ -109,6 +116,7 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
       this.#ids[slot] = memory.id
     } else this.#release(slot)
     this.#write(slot, memory)
+    this.#stamps[slot] = ++this.#writes
     return this
   }
 
@@ -119,6 +127,7 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
     this.#slots.delete(id)
     this.#ids[slot] = undefined
     this.#free.push(slot)
+    this.#writes++
     return true
   }
 
@@ -137,6 +146,8 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
     for (const field of NUMBERS) this.#numbers[field] = new Float64Array(0)
     this.#review = new Uint8Array(0)
     this.#whole = new Uint8Array(0)
+    this.#stamps = new Float64Array(0)
+    this.#writes++
     this.#pages = new PageColumns(this.#strings, this.#lists)
     this.#summaries.clear()
     this.#rest.clear()
@@ -175,6 +186,21 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
     return this.#slots.values()
   }
 
+  /** How many rows were set or deleted so far (across `clear` too): it only grows. */
+  get writes(): number {
+    return this.#writes
+  }
+
+  /** The {@link Catalogue.writes} count of the write that last set the row at `slot`. */
+  stampAt(slot: number): number {
+    return this.#stamps[slot] ?? 0
+  }
+
+  /** The row at `slot` as `get` makes it. */
+  rowAt(slot: number): Memory {
+    return this.#row(slot)
+  }
+
   idAt(slot: number): string {
     return this.#ids[slot]!
   }
@@ -209,6 +235,7 @@ export class Catalogue implements ReadonlyMap<string, Memory> {
     for (const field of NUMBERS) this.#numbers[field] = grown(this.#numbers[field], capacity, NaN)
     this.#review = grown(this.#review, capacity, 0)
     this.#whole = grown(this.#whole.length ? this.#whole : new Uint8Array(1), capacity, 0)
+    this.#stamps = grown(this.#stamps.length ? this.#stamps : new Float64Array(1), capacity, 0)
     this.#pages.grow(capacity)
     this.#capacity = capacity
   }

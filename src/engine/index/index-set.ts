@@ -9,6 +9,7 @@ import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 import { addTo, removeFrom } from './multimap.ts'
 import { PageMaps } from './page-maps.ts'
 import { PhraseKeys } from './phrase-keys.ts'
+import { adoptSegments, type CatalogueSegment, type MadeSegment, segmentsOf } from './segments.ts'
 
 const TRUST_ORDER: Record<TrustLevel, number> = { untrusted: 0, unverified: 1, trusted: 2 }
 
@@ -202,9 +203,19 @@ export class IndexSet {
    * The catalogue saved with the snapshot, as of the recall-counter mark `counters`: the open
    * checks it against the table (ids, change log, mark) before trusting it.
    */
-  restoreCatalogue(memories: Iterable<Memory>, counters: number): void {
+  restoreCatalogue(
+    memories: Iterable<Memory>,
+    counters: number,
+    segments: readonly CatalogueSegment[] = [],
+  ): void {
     this.adoptCatalogue(memories)
     this.#restoredCounters = counters
+    adoptSegments(this.#catalogue, segments)
+  }
+
+  /** The catalogue in segments for a snapshot: see {@link segmentsOf}. */
+  catalogueSegments(all = false): MadeSegment[] {
+    return segmentsOf(this.#catalogue, all)
   }
 
   /** Rebuilds the catalogue and alias/tag maps around indexes restored from a snapshot. */

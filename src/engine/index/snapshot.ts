@@ -7,7 +7,6 @@ import type { KeywordImage } from './keyword-image.ts'
 import { KeywordIndex, type KeywordIndexOptions } from './keyword-index.ts'
 import {
   type CatalogueSegment,
-  catalogueSegments,
   hashText,
   rowsPerVectorSegment,
   segmentRows,
@@ -120,8 +119,29 @@ export async function saveSnapshot(
   stamp: SnapshotStamp,
   vectorSegmentBytes = VECTOR_SEGMENT_BYTES,
 ): Promise<void> {
+  try {
+    await save(db, indexes, stamp, vectorSegmentBytes, false)
+  } catch (error) {
+    if (!(error instanceof UnsavedSegment)) throw error
+    await save(db, indexes, stamp, vectorSegmentBytes, true)
+  }
+}
+
+/**
+ * A catalogue segment left out of a save as unchanged is not the one stored (the save that made
+ * it failed, or another save came between): the save is made again with every segment.
+ */
+class UnsavedSegment extends Error {}
+
+async function save(
+  db: EngramDatabase,
+  indexes: IndexSet,
+  stamp: SnapshotStamp,
+  vectorSegmentBytes: number,
+  all: boolean,
+): Promise<void> {
   const keyword = indexes.keyword.toImage()
-  const catalogue = catalogueSegments(indexes.catalogue.values())
+  const catalogue = indexes.catalogueSegments(all)
   const whole = indexes.vectors && indexes.vectors.size > 0 ? indexes.vectors.serialize() : null
   // Split (a copy and a hash of every row) only when it takes more than one segment.
   const many = whole && whole.ids.length > rowsPerVectorSegment(whole, vectorSegmentBytes)
@@ -149,15 +169,21 @@ export async function saveSnapshot(
     data,
   })
   const wanted = [
-    ...catalogue.map((segment, i) => ({ name: catalogueName(i), segment })),
-    ...(vectors?.segments ?? []).map((segment, i) => ({ name: vectorName(i), segment })),
+    ...catalogue.map((segment, i) => ({ name: catalogueName(i), segment, kept: !segment.rows })),
+    ...(vectors?.segments ?? []).map((segment, i) => ({
+      name: vectorName(i),
+      segment,
+      kept: false,
+    })),
   ]
   const names = new Set([SNAPSHOT_NAME, ...wanted.map((w) => w.name)])
   await db.transaction('rw', db.snapshots, async () => {
     const stored = storedHashes(await db.snapshots.get(SNAPSHOT_NAME))
     const rows = [row(SNAPSHOT_NAME, manifest)]
-    for (const { name, segment } of wanted) {
-      if (stored.get(name) !== segment.hash) rows.push(row(name, segment))
+    for (const { name, segment, kept } of wanted) {
+      if (stored.get(name) === segment.hash) continue
+      if (kept) throw new UnsavedSegment()
+      rows.push(row(name, segment))
     }
     const existing = (await db.snapshots
       .where('name')
@@ -207,8 +233,9 @@ function catalogueOf(
   rows: readonly (SnapshotRow | undefined)[],
   manifest: Manifest,
   count: number,
-): Memory[] | undefined {
+): { memories: Memory[]; segments: CatalogueSegment[] } | undefined {
   const memories: Memory[] = []
+  const segments: CatalogueSegment[] = []
   for (const [i, row] of rows.entries()) {
     const segment = row?.data as CatalogueSegment | undefined
     if (
@@ -219,11 +246,12 @@ function catalogueOf(
     ) {
       return undefined
     }
-    const rows = segmentRows(segment)
-    if (!rows) return undefined
-    for (const memory of rows) memories.push(memory)
+    const parsed = segmentRows(segment)
+    if (!parsed) return undefined
+    for (const memory of parsed) memories.push(memory)
+    segments.push(segment)
   }
-  return memories.length === count ? memories : undefined
+  return memories.length === count ? { memories, segments } : undefined
 }
 
 /** Why a snapshot was not used, for stats and logs. */
@@ -272,7 +300,9 @@ export async function loadSnapshot(
           : null
     const indexes = new IndexSet(keyword, vectors, manifest.groups)
     const catalogue = catalogueOf(await catalogueRead, manifest, row.count)
-    if (catalogue) indexes.restoreCatalogue(catalogue, manifest.counters)
+    if (catalogue) {
+      indexes.restoreCatalogue(catalogue.memories, manifest.counters, catalogue.segments)
+    }
     return { indexes, row }
   } catch {
     await deleteSnapshot(db)

@@ -93,6 +93,49 @@ describe('snapshot segments', () => {
     db.close()
   })
 
+  it('serialise only the segments written since the last save, with the hashes a whole serialisation gives', () => {
+    const indexes = IndexSet.empty({}, 0)
+    const id = (i: number) => `m${String(i).padStart(5, '0')}`
+    for (let i = 0; i < 2 * CATALOGUE_SEGMENT_ROWS + 10; i++) indexes.put(row(id(i), `fact ${i}`))
+    const whole = () => catalogueSegments(indexes.catalogue.values()).map((s) => s.hash)
+    const serialised = () => indexes.catalogueSegments().map((s) => s.rows !== undefined)
+    expect(serialised()).toEqual([true, true, true])
+    expect(serialised()).toEqual([false, false, false])
+    indexes.put({ ...indexes.catalogue.get(id(7))!, text: 'fact changed' })
+    indexes.put(row('appended', 'a new fact'))
+    const made = indexes.catalogueSegments()
+    expect(made.map((s) => s.rows !== undefined)).toEqual([true, false, true])
+    expect(made.map((s) => s.hash)).toEqual(whole())
+    indexes.remove(id(3)) // every later row moves up a place
+    expect(indexes.catalogueSegments().map((s) => s.hash)).toEqual(whole())
+    indexes.adoptCatalogue([...indexes.catalogue.values()]) // same rows, set again
+    expect(serialised()).toEqual([true, true, true])
+    expect(indexes.catalogueSegments(true).every((s) => s.rows !== undefined)).toBe(true)
+  })
+
+  it('are not serialised again by the first save after a cold start, and a save that finds another segment stored writes them all', async () => {
+    const db = new EngramDatabase('segments-kept', { indexedDB: new IDBFactory(), IDBKeyRange })
+    await db.open()
+    const count = 2 * CATALOGUE_SEGMENT_ROWS + 10
+    const indexes = IndexSet.empty({}, 0)
+    for (let i = 0; i < count; i++) indexes.put(row(`m${String(i).padStart(5, '0')}`, `fact ${i}`))
+    await saveSnapshot(db, indexes, stamp(1, count))
+    const expected = { optionsHash: optionsHash({}), model: 'm' }
+    const loaded = await loadSnapshot(db, expected, {})
+    if (!('indexes' in loaded)) throw new Error(`rejected: ${loaded.rejected}`)
+    expect(loaded.indexes.catalogueSegments().some((s) => s.rows !== undefined)).toBe(false)
+    // A change whose save never landed: the next save must not take segment 0 as stored.
+    loaded.indexes.put({ ...loaded.indexes.catalogue.get('m00001')!, text: 'fact changed' })
+    loaded.indexes.catalogueSegments()
+    await saveSnapshot(db, loaded.indexes, stamp(2, count))
+    const again = await loadSnapshot(db, expected, {})
+    if (!('indexes' in again)) throw new Error(`rejected: ${again.rejected}`)
+    expect(again.indexes.restoredCounters).toBe(0)
+    expect(again.indexes.catalogue.get('m00001')?.text).toBe('fact changed')
+    expect([...again.indexes.catalogue.values()]).toEqual([...loaded.indexes.catalogue.values()])
+    db.close()
+  })
+
   it('carry the vectors in several segments that load back to the same answers, and refuse a damaged one', async () => {
     const db = new EngramDatabase('vector-segments', { indexedDB: new IDBFactory(), IDBKeyRange })
     await db.open()
