@@ -30,7 +30,6 @@ import { optionsHash } from './index/snapshot.ts'
 import { IndexUpkeep } from './index/upkeep.ts'
 import type { VectorBlocker } from './recall/vector-list.ts'
 import { WriteQueue } from './write/queue.ts'
-import { StaleWrite } from './write/stale-write.ts'
 
 /** Runs `task` while holding this database's cross-tab write lock. */
 export type Lock = <T>(task: () => Promise<T>) => Promise<T>
@@ -196,8 +195,7 @@ export class EngineContext {
       )
     } catch (error) {
       // Keep the raw error for the batch writer: a unique-key failure there is a race, not a fault.
-      // A stale try that wrote is retried by `runWrite`.
-      if (isConstraintError(error) || error instanceof StaleWrite) throw error
+      if (isConstraintError(error)) throw error
       throw this.mapError(error)
     }
   }

@@ -3,12 +3,12 @@ import type { Memory, RememberResult } from '../../core/types.ts'
 import { validateVector } from '../../core/validate.ts'
 import type { EngineContext } from '../engine-context.ts'
 import type { IndexSet } from '../index/index-set.ts'
-import { commitPage, type PreparedPage, pageWritten } from '../pages/commit-page.ts'
+import { commitPages, type PreparedPage, pageWritten } from '../pages/commit-page.ts'
 import { embedChunks } from '../pages/embed-chunks.ts'
 import type { PageLookup } from '../pages/find-page.ts'
 import { chunkKey, reassembleRows } from '../pages/page-rows.ts'
 import type { PagePlan, PlannedRow } from '../pages/plan-page.ts'
-import { answered, runWrite, STALE, StaleWrite, toMemory, type Written } from '../write/index.ts'
+import { answered, runWrite, STALE, toMemory } from '../write/index.ts'
 import type { ImportedPage } from './chunk-lines.ts'
 
 /** What a page import needs beyond the context. */
@@ -67,14 +67,10 @@ export async function importPages(
     },
     commit: async ({ pages: prepared }) => {
       const model = ctx.embedder?.model ?? null
-      const written: Written<RememberResult[]>[] = []
-      for (const p of prepared) {
-        if ('answer' in p) continue
-        const seqs = await commitPage(p.plan, p.vectors, { db: ctx.db, model, now: p.now })
-        // The pages before this one are written: only an aborted transaction undoes them.
-        if (seqs === STALE) throw new StaleWrite()
-        written.push(pageWritten(p.plan, p.vectors, seqs, []))
-      }
+      const stored = prepared.filter((p): p is PreparedPage => !('answer' in p))
+      const seqs = await commitPages(stored, { db: ctx.db, model })
+      if (seqs === STALE) return STALE
+      const written = stored.map((p, i) => pageWritten(p.plan, p.vectors, seqs[i]!, []))
       return {
         result: prepared.map((p) =>
           'answer' in p ? p.answer : p.plan.rows.map(({ row }) => resultOf(row)),

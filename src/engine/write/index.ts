@@ -24,7 +24,6 @@ export {
   type Written,
   writeInQueue,
 } from './run-write.ts'
-export { StaleWrite } from './stale-write.ts'
 export { STALE }
 
 /** What a batch write needs from the engine. */

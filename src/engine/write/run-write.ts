@@ -7,7 +7,6 @@ import { isConstraintError } from '../../storage/index.ts'
 import type { EngineContext } from '../engine-context.ts'
 import { locked } from '../opening.ts'
 import { STALE } from './commit.ts'
-import { StaleWrite } from './stale-write.ts'
 
 /** A row a write stored, for the indexes. */
 export interface StoredRow {
@@ -139,7 +138,6 @@ async function commitWrite<R>(
     // An async scope, so Dexie keeps the transaction across the awaits of nested async calls.
     written = await ctx.transact(async () => await commit(), tables)
   } catch (error) {
-    if (error instanceof StaleWrite) return STALE
     if (racesAreStale && isConstraintError(error)) return STALE
     throw isConstraintError(error) ? ctx.mapError(error) : error
   }

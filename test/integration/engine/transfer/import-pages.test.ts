@@ -102,6 +102,54 @@ describe('importing an export with pages', () => {
     expect(await copy.count({ type: 'page' })).toBe(manual.chunks + notes.chunks)
   })
 
+  it('stores a group of new pages with one read and one request a table, not one a page', async () => {
+    const memory = await open()
+    for (let i = 0; i < 6; i++) {
+      await memory.pages.remember({ title: `Page ${i}`, text: guide(2, 2, 100 + i) })
+    }
+    const file = await memory.transfer.export({ vectors: true })
+    const requests: string[] = []
+    let counting = false
+    const copy = await open({
+      onDatabase: (d) =>
+        d.use({
+          stack: 'dbcore',
+          name: 'count',
+          create: (down) => ({
+            ...down,
+            table: (name) => {
+              const table = down.table(name)
+              const noted =
+                <A, R>(what: (a: A) => string, call: (a: A) => R) =>
+                (a: A) => {
+                  if (counting) requests.push(`${name} ${what(a)}`)
+                  return call(a)
+                }
+              return {
+                ...table,
+                mutate: noted((req) => req.type, table.mutate),
+                query: noted(() => 'query', table.query),
+                openCursor: noted(() => 'query', table.openCursor),
+              }
+            },
+          }),
+        }),
+    })
+    counting = true
+    const report = await copy.transfer.import(file, { trust: 'trusted' })
+    counting = false
+    expect(report.created).toBe(await memory.count())
+    // Six pages of a few chunks each make one group: each table is asked once for all of them.
+    expect(requests.filter((r) => r.startsWith('memories ')).sort()).toEqual([
+      'memories put',
+      'memories query',
+    ])
+    expect(requests.filter((r) => r.startsWith('vectors '))).toEqual(['vectors put'])
+    // (Its other request, a query, is the write path's look at the log's head: one a group.)
+    expect(requests.filter((r) => /^changes (add|put)/.test(r))).toEqual(['changes add'])
+    expect(await exported(copy, true)).toEqual(await exported(memory, true))
+  })
+
   it('stores a page under a fresh id when another page holds its id, losing neither', async () => {
     const { memory, manual } = await source()
     const file = await memory.transfer.export({ namespace: 'default' })
