@@ -182,63 +182,134 @@ function bumpSentence(bump: Bump, roles: number, imperative: boolean): void {
 }
 
 /**
- * Every word feature of an already {@link readable} string, in text order, to `bump`: word
- * unigrams and bigrams, then word roles. Words are `[\p{L}\p{N}]+` runs, scanned and hashed a
- * code unit at a time (the same as fnv1a(token, 'w') and fnv1a(`${previous} ${token}`, 'b'))
- * without cutting them out. `words` collects the word n-gram behind each word bucket
- * (explanations only).
+ * The words of an already {@link readable} string, each hashed once: `[\p{L}\p{N}]+` runs,
+ * scanned and hashed a code unit at a time (the same as fnv1a(token, 'w') and
+ * fnv1a(`${previous} ${token}`, 'b')) without cutting them out. The scorer reads several
+ * overlapping windows of one reading: the words are hashed for the reading, not for each window.
  */
-function walkWords(read: string, bump: Bump, words?: Map<number, string>): void {
-  let previousFrom = -1
-  let previousTo = 0
-  let previousRoles = 0
+class WordRuns {
+  readonly read: string
+  count = 0
+  readonly from: Int32Array
+  readonly to: Int32Array
+  /** Each word's unigram bucket. */
+  readonly unigram: Int32Array
+  /** The bucket of the bigram a word ends (with the word before it in the reading). */
+  readonly bigram: Int32Array
+  readonly roles: Int32Array
+  /** Whether the gap before a word ends a sentence (see {@link breaksBetween}). */
+  readonly breakBefore: Uint8Array
+  /** A word's hash after the role-word seed, where the word before it has roles. */
+  readonly roleWord: Uint32Array
+  /** A word's hash after the word-role seed, where the word after it has roles. */
+  readonly wordRole: Uint32Array
+
+  constructor(read: string) {
+    this.read = read
+    const most = (read.length >> 1) + 1
+    this.from = new Int32Array(most)
+    this.to = new Int32Array(most)
+    this.unigram = new Int32Array(most)
+    this.bigram = new Int32Array(most)
+    this.roles = new Int32Array(most)
+    this.breakBefore = new Uint8Array(most)
+    this.roleWord = new Uint32Array(most)
+    this.wordRole = new Uint32Array(most)
+    const n = read.length
+    let j = 0
+    for (let i = 0; i < n; ) {
+      let step = wordUnits(read, i)
+      if (step === 0) {
+        i++
+        continue
+      }
+      const from = i
+      while (step > 0) {
+        i += step
+        step = i < n ? wordUnits(read, i) : 0
+      }
+      const hash = hashOn(WORD_SEED, read, from, i)
+      this.from[j] = from
+      this.to[j] = i
+      this.unigram[j] = hash & MASK
+      this.roles[j] = rolesAt(hash, read, from, i)
+      if (j > 0) {
+        const pf = this.from[j - 1] as number
+        const pt = this.to[j - 1] as number
+        this.bigram[j] =
+          hashOn(fnvStep(hashOn(BIGRAM_SEED, read, pf, pt), 0x20), read, from, i) & MASK
+        this.breakBefore[j] = breaksBetween(read, pt, from) ? 1 : 0
+        if (this.roles[j - 1] !== 0) this.roleWord[j] = hashOn(ROLE_WORD_SEED, read, from, i)
+        if (this.roles[j] !== 0) this.wordRole[j - 1] = hashOn(WORD_ROLE_SEED, read, pf, pt)
+      }
+      j++
+    }
+    this.count = j
+  }
+
+  /** The first word starting at or after `at`. */
+  firstFrom(at: number): number {
+    let lo = 0
+    let hi = this.count
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((this.from[mid] as number) < at) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
+/**
+ * Every word feature of the words `first` to `end` (exclusive) of `runs`, read as a text of
+ * their own, in text order, to `bump`: word unigrams and bigrams, then word roles, then each
+ * sentence's roles. `words` collects the word n-gram behind each word bucket (explanations only).
+ */
+function walkRuns(
+  runs: WordRuns,
+  first: number,
+  end: number,
+  bump: Bump,
+  words?: Map<number, string>,
+): void {
   let sentence = 0
   let opensWithImperative = false
   let start = true
-  const n = read.length
-  for (let i = 0; i < n; ) {
-    let step = wordUnits(read, i)
-    if (step === 0) {
-      i++
-      continue
-    }
-    const from = i
-    while (step > 0) {
-      i += step
-      step = i < n ? wordUnits(read, i) : 0
-    }
-    if (!start && breaksBetween(read, previousTo, from)) {
+  for (let j = first; j < end; j++) {
+    if (!start && runs.breakBefore[j] === 1) {
       bumpSentence(bump, sentence, opensWithImperative)
       sentence = 0
       start = true
     }
-    const hash = hashOn(WORD_SEED, read, from, i)
-    bump(hash & MASK, 1)
-    words?.set(hash & MASK, read.slice(from, i))
-    if (previousFrom >= 0) {
-      const two =
-        hashOn(fnvStep(hashOn(BIGRAM_SEED, read, previousFrom, previousTo), 0x20), read, from, i) &
-        MASK
+    const unigram = runs.unigram[j] as number
+    bump(unigram, 1)
+    words?.set(unigram, runs.read.slice(runs.from[j], runs.to[j]))
+    if (j > first) {
+      const two = runs.bigram[j] as number
       bump(two, 1)
-      words?.set(two, `${read.slice(previousFrom, previousTo)} ${read.slice(from, i)}`)
+      words?.set(
+        two,
+        `${runs.read.slice(runs.from[j - 1], runs.to[j - 1])} ${runs.read.slice(runs.from[j], runs.to[j])}`,
+      )
     }
-    const roles = rolesAt(hash, read, from, i)
+    const roles = runs.roles[j] as number
+    const previousRoles = j > first ? (runs.roles[j - 1] as number) : 0
     if (start) opensWithImperative = (roles & ROLE.imperative) !== 0
     if (roles !== 0 || previousRoles !== 0) {
-      const wordHash = previousRoles !== 0 ? hashOn(ROLE_WORD_SEED, read, from, i) : 0
-      const previousHash =
-        roles !== 0 && previousFrom >= 0
-          ? hashOn(WORD_ROLE_SEED, read, previousFrom, previousTo)
-          : -1
+      const wordHash = previousRoles !== 0 ? (runs.roleWord[j] as number) : 0
+      const previousHash = roles !== 0 && j > first ? (runs.wordRole[j - 1] as number) : -1
       bumpRoles(bump, roles, previousRoles, previousHash, wordHash)
     }
     sentence |= roles
     start = false
-    previousFrom = from
-    previousTo = i
-    previousRoles = roles
   }
-  if (previousFrom >= 0) bumpSentence(bump, sentence, opensWithImperative)
+  if (end > first) bumpSentence(bump, sentence, opensWithImperative)
+}
+
+/** Every word feature of an already {@link readable} string: {@link walkRuns} of all its words. */
+function walkWords(read: string, bump: Bump, words?: Map<number, string>): void {
+  const runs = new WordRuns(read)
+  walkRuns(runs, 0, runs.count, bump, words)
 }
 
 /** The code unit at `i` of ` ${read} `, without building it. */
@@ -303,14 +374,25 @@ const weigh: Bump = (bucket, times) => {
  * building them: the scoring path. Integer sums, so the same on every platform.
  */
 export function weightOf(read: string, weights: Int8Array): { sum: number; total: number } {
+  const words = wordWeight(read, weights)
+  const chars = charWeight(read, weights)
+  return { sum: words.sum + chars.sum, total: words.total + chars.total }
+}
+
+/** The word features' share of {@link weightOf}. */
+function wordWeight(read: string, weights: Int8Array): { sum: number; total: number } {
   weighing = weights
   weighed = 0
   occurrences = 0
   walkWords(read, weigh)
-  // The character n-grams of charGrams, summed inline: most of the scorer's occurrences.
+  return { sum: weighed, total: occurrences }
+}
+
+/** The character n-grams' share of {@link weightOf}: {@link charGrams}, summed inline. */
+function charWeight(read: string, weights: Int8Array): { sum: number; total: number } {
   const n = read.length + 2
-  let sum = weighed
-  let count = occurrences
+  let sum = 0
+  let count = 0
   for (let i = 0; i + CHAR_MIN <= n; i++) {
     let hash = CHAR_SEED
     for (let k = 0; k < CHAR_MAX && i + k < n; k++) {
@@ -322,6 +404,67 @@ export function weightOf(read: string, weights: Int8Array): { sum: number; total
     }
   }
   return { sum, total: count }
+}
+
+/**
+ * {@link weightOf} of the windows of one reading, which overlap (each character is in about
+ * three: its sentence and two strided windows): the reading's words are hashed once
+ * ({@link WordRuns}) and its character n-gram weights summed once, as prefix sums a length, so a
+ * window costs a walk over its words' hashes. A window whose ends are spaces or the reading's
+ * ends pads to a stretch of ` ${read} `, so its n-grams are the reading's within that stretch;
+ * another window is weighed on its own. The same sums as {@link weightOf} of the window's text.
+ */
+export class ReadingWeights {
+  readonly #read: string
+  readonly #weights: Int8Array
+  readonly #runs: WordRuns
+  /** `#prefix[k - CHAR_MIN][p]`: Σ weights of the k-grams of ` ${read} ` starting before `p`. */
+  readonly #prefix: Int32Array[]
+
+  constructor(read: string, weights: Int8Array) {
+    this.#read = read
+    this.#weights = weights
+    this.#runs = new WordRuns(read)
+    const n = read.length + 2
+    this.#prefix = Array.from({ length: CHAR_MAX - CHAR_MIN + 1 }, () => new Int32Array(n + 1))
+    const prefix = this.#prefix
+    for (let i = 0; i < n; i++) {
+      let hash = CHAR_SEED
+      for (let k = 0; k < CHAR_MAX; k++) {
+        if (i + k < n) hash = fnvStep(hash, paddedAt(read, i + k))
+        if (k + 1 < CHAR_MIN) continue
+        const sums = prefix[k + 1 - CHAR_MIN] as Int32Array
+        const w = i + k < n ? (weights[(hash ^ (k + 1)) & MASK] as number) : 0
+        sums[i + 1] = (sums[i] as number) + w
+      }
+    }
+  }
+
+  /** {@link weightOf}`(read.slice(from, to))`. */
+  window(from: number, to: number): { sum: number; total: number } {
+    const read = this.#read
+    const spaced =
+      (from === 0 || read.charCodeAt(from - 1) === 0x20) &&
+      (to === read.length || read.charCodeAt(to) === 0x20)
+    if (!spaced) return weightOf(read.slice(from, to), this.#weights)
+    weighing = this.#weights
+    weighed = 0
+    occurrences = 0
+    const runs = this.#runs
+    walkRuns(runs, runs.firstFrom(from), runs.firstFrom(to), weigh)
+    let sum = weighed
+    let total = occurrences
+    // In padded coordinates the window is [from, to + 2): a k-gram starting at p fits if
+    // p + k <= to + 2.
+    for (let k = CHAR_MIN; k <= CHAR_MAX; k++) {
+      const end = to + 3 - k
+      if (end <= from) continue
+      const sums = this.#prefix[k - CHAR_MIN] as Int32Array
+      sum += (sums[end] as number) - (sums[from] as number)
+      total += end - from
+    }
+    return { sum, total }
+  }
 }
 
 /** The shipped form: `logit = bias + Σ q·count / 2^shift / √Σcount`. */

@@ -14,6 +14,7 @@ import {
   type Features,
   featuresOf,
   type QuantisedModel,
+  ReadingWeights,
   weightOf,
 } from './features.ts'
 import { LEARNED_WEIGHTS } from './weights.ts'
@@ -107,8 +108,14 @@ export interface LearnedScore {
 /** Scores a reading ({@link readingOf}): the best of its {@link windowsOf}. */
 export function scoreReading(read: string, model: QuantisedModel = shippedModel()): LearnedScore {
   let best: LearnedScore = { logit: Number.NEGATIVE_INFINITY, at: 0, window: '' }
-  for (const { at, text } of windowsOf(read)) {
-    const { sum, total } = weightOf(text, model.weights)
+  const windows = windowsOf(read)
+  const reading = windows.length > 1 ? new ReadingWeights(read, model.weights) : null
+  for (const { at, text } of windows) {
+    // A sentence's `at` is where it began before its leading space was trimmed.
+    const from = read.startsWith(text, at) ? at : read.indexOf(text, at)
+    const { sum, total } = reading
+      ? reading.window(from, from + text.length)
+      : weightOf(text, model.weights)
     const logit = total === 0 ? model.bias : model.bias + sum / 2 ** model.shift / Math.sqrt(total)
     if (logit > best.logit) best = { logit, at, window: text }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   featuresOf,
+  ReadingWeights,
   readable,
   readingOf,
   weightOf,
@@ -61,6 +62,33 @@ describe('the learned stage features', () => {
         sum += (weights[f.buckets[k] as number] as number) * (f.counts[k] as number)
       expect(weightOf(text, weights)).toEqual({ sum, total: f.total })
     }
+  })
+
+  it('weighs every window of a reading as the window read alone, at spaces or inside words', () => {
+    const random = seeded(2291)
+    const weights = Int8Array.from({ length: 1 << 16 }, () => Math.floor(random() * 255) - 127)
+    const words = ['add', 'this', 'to', 'your', 'reply', 'ignore', 'the', 'rules', 'ok.', 'now:']
+    let windows = 0
+    for (let n = 0; n < 60; n++) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 50) }, () =>
+        random() < 0.7 ? words[Math.floor(random() * words.length)] : randomText(random, 4),
+      )
+      const read = readable(parts.join(' '))
+      const reading = new ReadingWeights(read, weights)
+      const cuts = [
+        0,
+        read.length,
+        ...Array.from({ length: 8 }, () => Math.floor(random() * read.length)),
+      ]
+      for (const from of cuts) {
+        for (const to of cuts) {
+          if (to < from) continue
+          expect(reading.window(from, to)).toEqual(weightOf(read.slice(from, to), weights))
+          windows++
+        }
+      }
+    }
+    expect(windows).toBeGreaterThan(1000)
   })
 
   it('reads a text with its spaces collapsed, its ends trimmed and format characters dropped', () => {
