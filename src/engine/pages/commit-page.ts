@@ -41,7 +41,7 @@ export async function commitPage(
  * chunk row is put, new vectors stored, a kept chunk's vector dropped when it needed a new one
  * and got none, and a change entry each, page by page in the log. One request a table for
  * the whole group, not one a page: in a browser each is a round trip to the storage process,
- * and the worker waited on those for a third of an import.
+ * which the worker waits out idle.
  *
  * @returns each page's change seqs, in page order.
  */

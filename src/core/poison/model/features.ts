@@ -188,33 +188,37 @@ function bumpSentence(bump: Bump, roles: number, imperative: boolean): void {
  * overlapping windows of one reading: the words are hashed for the reading, not for each window.
  */
 class WordRuns {
-  readonly read: string
+  read = ''
   count = 0
-  readonly from: Int32Array
-  readonly to: Int32Array
+  from = new Int32Array(0)
+  to = new Int32Array(0)
   /** Each word's unigram bucket. */
-  readonly unigram: Int32Array
+  unigram = new Int32Array(0)
   /** The bucket of the bigram a word ends (with the word before it in the reading). */
-  readonly bigram: Int32Array
-  readonly roles: Int32Array
+  bigram = new Int32Array(0)
+  roles = new Int32Array(0)
   /** Whether the gap before a word ends a sentence (see {@link breaksBetween}). */
-  readonly breakBefore: Uint8Array
+  breakBefore = new Uint8Array(0)
   /** A word's hash after the role-word seed, where the word before it has roles. */
-  readonly roleWord: Uint32Array
+  roleWord = new Uint32Array(0)
   /** A word's hash after the word-role seed, where the word after it has roles. */
-  readonly wordRole: Uint32Array
+  wordRole = new Uint32Array(0)
 
-  constructor(read: string) {
+  /** Cuts and hashes the words of `read`, reusing the arrays when they are long enough. */
+  of(read: string): this {
     this.read = read
     const most = (read.length >> 1) + 1
-    this.from = new Int32Array(most)
-    this.to = new Int32Array(most)
-    this.unigram = new Int32Array(most)
-    this.bigram = new Int32Array(most)
-    this.roles = new Int32Array(most)
-    this.breakBefore = new Uint8Array(most)
-    this.roleWord = new Uint32Array(most)
-    this.wordRole = new Uint32Array(most)
+    if (this.from.length < most) {
+      const size = Math.max(most, this.from.length * 2)
+      this.from = new Int32Array(size)
+      this.to = new Int32Array(size)
+      this.unigram = new Int32Array(size)
+      this.bigram = new Int32Array(size)
+      this.roles = new Int32Array(size)
+      this.breakBefore = new Uint8Array(size)
+      this.roleWord = new Uint32Array(size)
+      this.wordRole = new Uint32Array(size)
+    }
     const n = read.length
     let j = 0
     for (let i = 0; i < n; ) {
@@ -233,6 +237,7 @@ class WordRuns {
       this.to[j] = i
       this.unigram[j] = hash & MASK
       this.roles[j] = rolesAt(hash, read, from, i)
+      this.breakBefore[j] = 0
       if (j > 0) {
         const pf = this.from[j - 1] as number
         const pt = this.to[j - 1] as number
@@ -245,6 +250,7 @@ class WordRuns {
       j++
     }
     this.count = j
+    return this
   }
 
   /** The first word starting at or after `at`. */
@@ -306,9 +312,13 @@ function walkRuns(
   if (end > first) bumpSentence(bump, sentence, opensWithImperative)
 }
 
+// The words of the text being featurised or weighed whole (synchronous, single-threaded, never
+// nested): most texts are short facts, which must not pay for arrays of their own.
+const scratchRuns = new WordRuns()
+
 /** Every word feature of an already {@link readable} string: {@link walkRuns} of all its words. */
 function walkWords(read: string, bump: Bump, words?: Map<number, string>): void {
-  const runs = new WordRuns(read)
+  const runs = scratchRuns.of(read)
   walkRuns(runs, 0, runs.count, bump, words)
 }
 
@@ -381,10 +391,21 @@ export function weightOf(read: string, weights: Int8Array): { sum: number; total
 
 /** The word features' share of {@link weightOf}. */
 function wordWeight(read: string, weights: Int8Array): { sum: number; total: number } {
+  const runs = scratchRuns.of(read)
+  return runsWeight(runs, 0, runs.count, weights)
+}
+
+/** Σ w·count and Σ count of the word features of words `first` to `end` of `runs`. */
+function runsWeight(
+  runs: WordRuns,
+  first: number,
+  end: number,
+  weights: Int8Array,
+): { sum: number; total: number } {
   weighing = weights
   weighed = 0
   occurrences = 0
-  walkWords(read, weigh)
+  walkRuns(runs, first, end, weigh)
   return { sum: weighed, total: occurrences }
 }
 
@@ -424,7 +445,7 @@ export class ReadingWeights {
   constructor(read: string, weights: Int8Array) {
     this.#read = read
     this.#weights = weights
-    this.#runs = new WordRuns(read)
+    this.#runs = new WordRuns().of(read)
     const n = read.length + 2
     this.#prefix = Array.from({ length: CHAR_MAX - CHAR_MIN + 1 }, () => new Int32Array(n + 1))
     const prefix = this.#prefix
@@ -447,13 +468,9 @@ export class ReadingWeights {
       (from === 0 || read.charCodeAt(from - 1) === 0x20) &&
       (to === read.length || read.charCodeAt(to) === 0x20)
     if (!spaced) return weightOf(read.slice(from, to), this.#weights)
-    weighing = this.#weights
-    weighed = 0
-    occurrences = 0
     const runs = this.#runs
-    walkRuns(runs, runs.firstFrom(from), runs.firstFrom(to), weigh)
-    let sum = weighed
-    let total = occurrences
+    const words = runsWeight(runs, runs.firstFrom(from), runs.firstFrom(to), this.#weights)
+    let { sum, total } = words
     // In padded coordinates the window is [from, to + 2): a k-gram starting at p fits if
     // p + k <= to + 2.
     for (let k = CHAR_MIN; k <= CHAR_MAX; k++) {
