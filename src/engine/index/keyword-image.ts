@@ -1,4 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch'
+import { encodeTerm, endOf, TermPostings, Words, wordsOf } from './postings.ts'
 import { hashText, hashWords } from './segments.ts'
 
 /**
@@ -51,113 +52,6 @@ interface Internals {
   }
 }
 
-/**
- * One term's postings, field id → short id → frequency, decoded from the image the first time
- * anything asks: a Map to MiniSearch, which reads and changes it through Map's methods only.
- */
-class TermPostings extends Map<number, Map<number, number>> {
-  #codes: Uint32Array | undefined
-  #at = 0
-
-  static of(codes: Uint32Array, at: number): TermPostings {
-    const postings = new TermPostings()
-    postings.#codes = codes
-    postings.#at = at
-    return postings
-  }
-
-  /** The encoded postings and where they start, while no one has touched them. */
-  get encoded(): { codes: Uint32Array; at: number } | undefined {
-    return this.#codes ? { codes: this.#codes, at: this.#at } : undefined
-  }
-
-  #fill(): void {
-    const codes = this.#codes
-    if (!codes) return
-    this.#codes = undefined
-    let at = this.#at
-    const fields = codes[at++] as number
-    for (let f = 0; f < fields; f++) {
-      const field = codes[at++] as number
-      const count = codes[at++] as number
-      const docs = new Map<number, number>()
-      for (let i = 0; i < count; i++, at += 2)
-        docs.set(codes[at] as number, codes[at + 1] as number)
-      super.set(field, docs)
-    }
-  }
-
-  override get size(): number {
-    this.#fill()
-    return super.size
-  }
-  override get(key: number): Map<number, number> | undefined {
-    this.#fill()
-    return super.get(key)
-  }
-  override has(key: number): boolean {
-    this.#fill()
-    return super.has(key)
-  }
-  override set(key: number, value: Map<number, number>): this {
-    this.#fill()
-    return super.set(key, value)
-  }
-  override delete(key: number): boolean {
-    this.#fill()
-    return super.delete(key)
-  }
-  override clear(): void {
-    this.#codes = undefined
-    super.clear()
-  }
-  override forEach(
-    fn: (value: Map<number, number>, key: number, map: Map<number, Map<number, number>>) => void,
-    self?: unknown,
-  ): void {
-    this.#fill()
-    super.forEach(fn, self)
-  }
-  override keys(): MapIterator<number> {
-    this.#fill()
-    return super.keys()
-  }
-  override values(): MapIterator<Map<number, number>> {
-    this.#fill()
-    return super.values()
-  }
-  override entries(): MapIterator<[number, Map<number, number>]> {
-    this.#fill()
-    return super.entries()
-  }
-  override [Symbol.iterator](): MapIterator<[number, Map<number, number>]> {
-    return this.entries()
-  }
-}
-
-/** A Uint32Array that grows by doubling, for encoding postings without a number[] detour. */
-class Words {
-  array = new Uint32Array(1024)
-  length = 0
-  push(word: number): void {
-    if (this.length === this.array.length) {
-      const next = new Uint32Array(this.array.length * 2)
-      next.set(this.array)
-      this.array = next
-    }
-    this.array[this.length++] = word
-  }
-  copy(from: Uint32Array, start: number, end: number): void {
-    while (this.length + (end - start) > this.array.length) {
-      const next = new Uint32Array(this.array.length * 2)
-      next.set(this.array.subarray(0, this.length))
-      this.array = next
-    }
-    this.array.set(from.subarray(start, end), this.length)
-    this.length += end - start
-  }
-}
-
 /** The image of a MiniSearch index; terms still encoded are copied as they are, not decoded. */
 export function toKeywordImage(search: MiniSearch<never>): KeywordImage {
   const inner = search as unknown as Internals
@@ -175,22 +69,9 @@ export function toKeywordImage(search: MiniSearch<never>): KeywordImage {
   const offsets = new Words()
   const postings = new Words()
   for (const [term, data] of inner._index) {
-    const encoded = data instanceof TermPostings ? data.encoded : undefined
     offsets.push(postings.length)
     terms.push(term)
-    if (encoded) {
-      postings.copy(encoded.codes, encoded.at, endOf(encoded.codes, encoded.at))
-      continue
-    }
-    postings.push(data.size)
-    for (const [field, docs] of data) {
-      postings.push(field)
-      postings.push(docs.size)
-      for (const [doc, freq] of docs) {
-        postings.push(doc)
-        postings.push(freq)
-      }
-    }
+    encodeTerm(data, postings)
   }
   offsets.push(postings.length)
   const image: Omit<KeywordImage, 'hash'> = {
@@ -205,17 +86,10 @@ export function toKeywordImage(search: MiniSearch<never>): KeywordImage {
     fieldLengths,
     fields,
     terms: JSON.stringify(terms),
-    offsets: offsets.array.slice(0, offsets.length),
-    postings: postings.array.slice(0, postings.length),
+    offsets: offsets.done(),
+    postings: postings.done(),
   }
   return { ...image, hash: imageHash(image) }
-}
-
-/** Where a term's encoded postings starting at `at` end. */
-function endOf(codes: Uint32Array, at: number): number {
-  const fields = codes[at++] as number
-  for (let f = 0; f < fields; f++) at += 2 + 2 * (codes[at + 1] as number)
-  return at
 }
 
 /**
@@ -289,4 +163,34 @@ export function imageHash(image: Omit<KeywordImage, 'hash'>): string {
     hashWords(image.offsets),
     hashWords(image.postings),
   ].join('')
+}
+
+/**
+ * Encodes every term's postings into one new array and points each term at its part: what the
+ * index has taken in since (or since it loaded) stops costing a `Map` a term and a field. Search
+ * answers are unchanged (each posting list keeps its order). O(postings), a copy of each.
+ */
+export function compactPostings(search: MiniSearch<never>): void {
+  const inner = search as unknown as Internals
+  const terms: string[] = []
+  const data: Map<number, Map<number, number>>[] = []
+  let total = 0
+  for (const [term, postingsOfTerm] of inner._index) {
+    terms.push(term)
+    data.push(postingsOfTerm)
+    total += wordsOf(postingsOfTerm)
+  }
+  // Sized first: the import's peak heap holds this array and the one it replaces, no more.
+  const offsets: number[] = []
+  const postings = new Words(total)
+  for (const postingsOfTerm of data) {
+    offsets.push(postings.length)
+    encodeTerm(postingsOfTerm, postings)
+  }
+  const codes = postings.done()
+  for (let t = 0; t < terms.length; t++) {
+    const held = data[t]!
+    if (held instanceof TermPostings) held.rebase(codes, offsets[t]!)
+    else inner._index.set(terms[t]!, TermPostings.of(codes, offsets[t]!))
+  }
 }

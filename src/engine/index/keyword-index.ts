@@ -7,12 +7,25 @@ import {
 } from '../../core/options.ts'
 import { termProcessor, tokenize, tokenizeQuery } from '../../core/tokenize.ts'
 import type { Memory } from '../../core/types.ts'
-import { fromKeywordImage, type KeywordImage, toKeywordImage } from './keyword-image.ts'
+import {
+  compactPostings,
+  fromKeywordImage,
+  type KeywordImage,
+  toKeywordImage,
+} from './keyword-image.ts'
 
 export type { KeywordIndexOptions }
 
 /** How many texts' terms {@link KeywordIndex.termsOf} keeps. */
 const ANALYSED_TEXTS = 4096
+/**
+ * The postings are compacted once this many documents were put since the last time, and this
+ * share of the index: new postings cost a `Map` entry (some 25 B) until then, 8 B after, and
+ * each compaction copies every posting, so growing by a share keeps the copies to a few per
+ * posting over an import.
+ */
+const COMPACT_AFTER = 2048
+const COMPACT_SHARE = 0.25
 /**
  * Defaults under the caller's options; `boost` and `bm25` merge field by field, so
  * `{ bm25: { k: 1.5 } }` keeps the default `b` and `d`.
@@ -77,6 +90,8 @@ export class KeywordIndex {
    */
   readonly #analysed = new Map<string, string[]>()
   #search: MiniSearch<KeywordDocument>
+  /** Documents put since the postings were last compacted (or loaded encoded). */
+  #loose = 0
 
   /**
    * `snapshot` is a {@link KeywordImage} ({@link KeywordIndex.toImage}, what snapshots save) or
@@ -117,6 +132,17 @@ export class KeywordIndex {
     const document = toDocument(memory)
     if (this.#search.has(memory.id)) this.#search.replace(document)
     else this.#search.add(document)
+    if (++this.#loose >= Math.max(COMPACT_AFTER, this.#search.documentCount * COMPACT_SHARE))
+      this.compact()
+  }
+
+  /**
+   * Encodes every posting into one array (see `compactPostings`): what was put since the last
+   * time stops costing a `Map` a term and field. Answers are unchanged. Run as the index grows.
+   */
+  compact(): void {
+    compactPostings(this.#search as MiniSearch<never>)
+    this.#loose = 0
   }
 
   putAll(memories: Iterable<Pick<Memory, 'id' | 'text' | 'aliases' | 'tags'>>): void {
@@ -131,6 +157,7 @@ export class KeywordIndex {
 
   clear(): void {
     this.#search.removeAll()
+    this.#loose = 0
   }
 
   /** BM25 over a query string: {@link searchTerms} of its {@link queryTerms}. */

@@ -1,6 +1,8 @@
+import MiniSearch from 'minisearch'
 import { describe, expect, it } from 'vitest'
-import type { KeywordImage } from '../../../../src/engine/index/keyword-image.ts'
+import { compactPostings, type KeywordImage } from '../../../../src/engine/index/keyword-image.ts'
 import { KeywordIndex } from '../../../../src/engine/index/keyword-index.ts'
+import { TermPostings } from '../../../../src/engine/index/postings.ts'
 import { TEST_SEED, uniform } from '../../../helpers/random.ts'
 
 const WORDS = [
@@ -128,5 +130,48 @@ describe('the keyword image', () => {
       }),
     ).toThrow(/format/)
     expect(() => new KeywordIndex({}, structuredClone(image))).not.toThrow()
+  })
+
+  it('compacted as it grows, answers and saves exactly as an index never compacted', () => {
+    const next = uniform(TEST_SEED + 4)
+    const rows = memories(300, next)
+    const plain = new KeywordIndex()
+    const compacted = new KeywordIndex()
+    const later = memories(200, next).map((m, i) => ({ ...m, id: `n${i}` }))
+    for (let step = 0; step < 500; step++) {
+      const pick = next()
+      const row = rows[Math.floor(next() * rows.length)]!
+      for (const index of [plain, compacted]) {
+        if (step < 300) index.put(rows[step]!)
+        else if (pick < 0.4) index.put(later[step - 300]!)
+        else if (pick < 0.6) index.put({ ...row, text: `changed ${row.text}` })
+        else if (pick < 0.8) index.remove(row.id)
+        // A search drops the postings of removed documents it meets.
+        else index.search(QUERIES[step % QUERIES.length]!, 10)
+      }
+      if (step % 37 === 0) compacted.compact()
+    }
+    expect(compacted.size).toBe(plain.size)
+    // Each side searched as often: a search drops a removed document's postings as it meets them.
+    const expected = answers(plain)
+    expect(answers(compacted)).toEqual(expected)
+    expect(expected.flat().length).toBeGreaterThan(20)
+    expect(compacted.idsWithTerm('ticket')).toEqual(plain.idsWithTerm('ticket'))
+    expect(compacted.toImage()).toEqual(plain.toImage())
+  })
+
+  it('leaves every term encoded once compacted, read from one shared array', () => {
+    const next = uniform(TEST_SEED + 5)
+    const search = new MiniSearch({ fields: ['text'] })
+    search.addAll(memories(200, next))
+    const terms = () =>
+      [...(search as unknown as { _index: Iterable<[string, unknown]> })._index].map(([, d]) => d)
+    expect(terms().some((d) => d instanceof TermPostings)).toBe(false)
+    compactPostings(search as MiniSearch<never>)
+    const encoded = terms().map((d) => (d instanceof TermPostings ? d.encoded : undefined))
+    expect(encoded.length).toBeGreaterThan(20)
+    expect(encoded.every((e) => e !== undefined)).toBe(true)
+    expect(new Set(encoded.map((e) => e!.codes)).size).toBe(1)
+    expect(search.search('metric').length).toBeGreaterThan(0)
   })
 })
