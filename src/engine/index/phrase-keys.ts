@@ -19,31 +19,54 @@ function flatPhraseKey(text: string): string {
   return key
 }
 
+/** How many texts' keys {@link PhraseKeys.matches} keeps once made. */
+const KEPT_KEYS = 4096
+
 /**
- * What quoted phrases are matched against: the {@link phraseKey} of each memory's text, and the
- * memories whose text has an unspaced script (where a phrase's words need not be tokens). Kept
- * by `IndexSet` as memories are put and removed.
+ * What {@link phraseKey} deletes (the invisible characters `normalizeText` strips): a text with
+ * none of them holds, in its lower case, every run of ASCII letters and digits its key holds.
+ */
+const STRIPPED = /[\u200B\u2060\uFEFF\u00AD]/
+
+const ASCII_RUN = /[a-z0-9]+/g
+
+/** The longest run of ASCII letters and digits of each phrase (`''` for a phrase with none). */
+function longestRuns(phrases: readonly string[]): string[] {
+  return phrases.map((phrase) => {
+    let longest = ''
+    for (const [run] of phrase.matchAll(ASCII_RUN)) if (run.length > longest.length) longest = run
+    return longest
+  })
+}
+
+/**
+ * What quoted phrases are matched against: each text's {@link phraseKey}, made for the texts a
+ * quoted query reaches (a few thousand kept), and the memories whose text has an unspaced script
+ * (where a phrase's words need not be tokens). Kept by `IndexSet` as memories are put and removed.
+ *
+ * A key is a copy of its text (15 µs for 500 characters of chat), so none is made as a memory is
+ * put: every imported chunk's key was an eighth of the worker's heap. A quoted query reads only
+ * the candidates of its rarest word (see {@link PhraseKeys.candidates}), and a candidate whose
+ * lower case lacks a phrase's longest ASCII word cannot match (0.4 µs to tell), so keys are made
+ * for the likely matches alone.
  */
 export class PhraseKeys {
-  /**
-   * The keys of the texts that are not {@link PLAIN} (those match on their lower case, made at
-   * match time for a tenth of the cost of the key), made as a memory is put (a few µs each) so
-   * the first quoted query does not normalise every text of the store in its answer (0.8 s at
-   * 100k, issue 11); a catalogue adopted whole fills it as quoted queries need it.
-   */
+  /** Keys made by {@link PhraseKeys.matches}, by id; emptied when full, like the terms cache. */
   readonly #keys = new Map<string, string>()
   readonly #unspaced = new Set<string>()
   #unscanned: (() => Iterable<Pick<Memory, 'id' | 'text'>>) | undefined
+  /** The phrases last matched and their longest ASCII runs: one query asks for many texts. */
+  #phrases: readonly string[] | undefined
+  #runs: string[] = []
 
   put(memory: Pick<Memory, 'id' | 'text'>): void {
-    if (PLAIN.test(memory.text)) this.#keys.delete(memory.id)
-    else this.#keys.set(memory.id, flatPhraseKey(memory.text))
+    this.#keys.delete(memory.id)
     this.#markUnspaced(memory)
   }
 
   /**
-   * For a catalogue adopted whole (a snapshot's): its keys are made as quoted queries need them
-   * and its unspaced marks at the first quoted query, from `memories()` as they are by then.
+   * For a catalogue adopted whole (a snapshot's): its unspaced marks are made at the first
+   * quoted query, from `memories()` as they are by then.
    */
   adoptLater(memories: () => Iterable<Pick<Memory, 'id' | 'text'>>): void {
     this.clear()
@@ -65,8 +88,18 @@ export class PhraseKeys {
   matches(memory: Pick<Memory, 'id' | 'text'>, phrases: readonly string[]): boolean {
     let key = this.#keys.get(memory.id)
     if (key === undefined) {
-      if (PLAIN.test(memory.text)) return containsPhrases(memory.text.toLowerCase(), phrases)
-      key = flatPhraseKey(memory.text)
+      const text = memory.text
+      if (PLAIN.test(text)) return containsPhrases(text.toLowerCase(), phrases)
+      if (!STRIPPED.test(text)) {
+        if (this.#phrases !== phrases) {
+          this.#phrases = phrases
+          this.#runs = longestRuns(phrases)
+        }
+        const lower = text.toLowerCase()
+        for (const run of this.#runs) if (!lower.includes(run)) return false
+      }
+      key = flatPhraseKey(text)
+      if (this.#keys.size >= KEPT_KEYS) this.#keys.clear()
       this.#keys.set(memory.id, key)
     }
     return containsPhrases(key, phrases)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { phraseKey } from '../../../../src/core/query.ts'
+import { matchesPhrases, phraseKey } from '../../../../src/core/query.ts'
+import { PhraseKeys } from '../../../../src/engine/index/phrase-keys.ts'
 import { analyzeQuery } from '../../../../src/engine/recall/analyze-query.ts'
 import { keywordList } from '../../../../src/engine/recall/keyword-list.ts'
 import { phraseScope } from '../../../../src/engine/recall/lists.ts'
@@ -134,5 +135,44 @@ describe('phrase matches found first', () => {
     const q = analyzeQuery('"hang up"', indexes.keyword)
     const found = phraseScope(indexes, q, recallScope(indexes, q, filter, 0)).phraseMatches!
     expect([...found].sort()).toEqual(['a', 'b'])
+  })
+
+  it('match each text as its whole key does, raw texts with invisible characters included', () => {
+    const next = uniform(TEST_SEED + 1)
+    // Glue the write path would have normalised away: a key drops or folds all of it.
+    const raw = [
+      '\u00AD',
+      '\u200B',
+      '\uFEFF',
+      '\u2060',
+      '\r\n',
+      '\t',
+      '\u00A0',
+      '\u212A',
+      'e\u0301',
+    ]
+    const texts = Array.from({ length: 300 }, () => {
+      let t = text(next, 2 + Math.floor(next() * 8))
+      for (let i = 0; i < 3; i++) {
+        const at = Math.floor(next() * t.length)
+        t = t.slice(0, at) + raw[Math.floor(next() * raw.length)]! + t.slice(at)
+      }
+      return t
+    })
+    const keys = new PhraseKeys()
+    for (const [i, t] of texts.entries()) keys.put({ id: `m${i}`, text: t })
+    let matched = 0
+    for (let trial = 0; trial < 200; trial++) {
+      const phrases = [phrase(next, texts)].filter((p) => p !== '')
+      for (const [i, t] of texts.entries()) {
+        const expected = matchesPhrases(t, phrases)
+        expect(
+          keys.matches({ id: `m${i}`, text: t }, phrases),
+          `${JSON.stringify(t)} ${phrases}`,
+        ).toBe(expected)
+        if (expected) matched++
+      }
+    }
+    expect(matched).toBeGreaterThan(1000)
   })
 })
