@@ -65,15 +65,7 @@ export function toKeywordImage(search: MiniSearch<never>): KeywordImage {
     shortIds[ids.length] = shortId
     ids.push(id)
   }
-  const terms: string[] = []
-  const offsets = new Words()
-  const postings = new Words()
-  for (const [term, data] of inner._index) {
-    offsets.push(postings.length)
-    terms.push(term)
-    encodeTerm(data, postings)
-  }
-  offsets.push(postings.length)
+  const { terms, offsets, postings } = encodeTerms(inner)
   const image: Omit<KeywordImage, 'hash'> = {
     format: KEYWORD_IMAGE_FORMAT,
     documentCount: inner._documentCount,
@@ -86,8 +78,8 @@ export function toKeywordImage(search: MiniSearch<never>): KeywordImage {
     fieldLengths,
     fields,
     terms: JSON.stringify(terms),
-    offsets: offsets.done(),
-    postings: postings.done(),
+    offsets,
+    postings,
   }
   return { ...image, hash: imageHash(image) }
 }
@@ -172,6 +164,20 @@ export function imageHash(image: Omit<KeywordImage, 'hash'>): string {
  */
 export function compactPostings(search: MiniSearch<never>): void {
   const inner = search as unknown as Internals
+  const { terms, data, offsets, postings } = encodeTerms(inner)
+  for (let t = 0; t < terms.length; t++) {
+    const held = data[t]!
+    if (held instanceof TermPostings) held.rebase(postings, offsets[t]!)
+    else inner._index.set(terms[t]!, TermPostings.of(postings, offsets[t]!))
+  }
+}
+
+/**
+ * Every term of the index, its postings as held and all of them encoded into one array (term
+ * `t`'s from `offsets[t]` to `offsets[t + 1]`). Sized by a first pass, so encoding holds one
+ * copy of the postings beside what it reads, not the three a doubling array would leave.
+ */
+function encodeTerms(inner: Internals) {
   const terms: string[] = []
   const data: Map<number, Map<number, number>>[] = []
   let total = 0
@@ -180,17 +186,12 @@ export function compactPostings(search: MiniSearch<never>): void {
     data.push(postingsOfTerm)
     total += wordsOf(postingsOfTerm)
   }
-  // Sized first: the import's peak heap holds this array and the one it replaces, no more.
-  const offsets: number[] = []
+  const offsets = new Words(terms.length + 1)
   const postings = new Words(total)
   for (const postingsOfTerm of data) {
     offsets.push(postings.length)
     encodeTerm(postingsOfTerm, postings)
   }
-  const codes = postings.done()
-  for (let t = 0; t < terms.length; t++) {
-    const held = data[t]!
-    if (held instanceof TermPostings) held.rebase(codes, offsets[t]!)
-    else inner._index.set(terms[t]!, TermPostings.of(codes, offsets[t]!))
-  }
+  offsets.push(postings.length)
+  return { terms, data, offsets: offsets.done(), postings: postings.done() }
 }
