@@ -9,6 +9,7 @@
 
 /** Zero-width space, word joiner, BOM and soft hyphen: invisible, carry nothing, break words. */
 const STRIPPED = /[\u200B\u2060\uFEFF\u00AD]/g
+const HAS_STRIPPED = new RegExp(STRIPPED.source)
 const LINE_BREAK = /\r\n?|[\u2028\u2029]/g
 const INLINE_SPACE = /[^\S\n]+/g
 const SPACE_AROUND_NEWLINE = / ?\n ?/g
@@ -38,6 +39,11 @@ export function storedText(text: string): string {
     .trimEnd()
   // One line has no indentation to keep: leading spaces there are a paste artefact.
   return kept.includes('\n') ? kept : kept.trimStart()
+}
+
+/** Whether `text` holds one of the invisible characters {@link normalizeText} deletes. */
+export function hasStripped(text: string): boolean {
+  return HAS_STRIPPED.test(text)
 }
 
 /**

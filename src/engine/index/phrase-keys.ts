@@ -1,4 +1,5 @@
 import { containsPhrases, hasUnspacedScript, phraseKey, phraseWords } from '../../core/query.ts'
+import { hasStripped } from '../../core/text.ts'
 import type { Memory } from '../../core/types.ts'
 import type { KeywordIndex } from './keyword-index.ts'
 
@@ -21,12 +22,6 @@ function flatPhraseKey(text: string): string {
 
 /** How many texts' keys {@link PhraseKeys.matches} keeps once made. */
 const KEPT_KEYS = 4096
-
-/**
- * What {@link phraseKey} deletes (the invisible characters `normalizeText` strips): a text with
- * none of them holds, in its lower case, every run of ASCII letters and digits its key holds.
- */
-const STRIPPED = /[\u200B\u2060\uFEFF\u00AD]/
 
 const ASCII_RUN = /[a-z0-9]+/g
 
@@ -90,7 +85,9 @@ export class PhraseKeys {
     if (key === undefined) {
       const text = memory.text
       if (PLAIN.test(text)) return containsPhrases(text.toLowerCase(), phrases)
-      if (!STRIPPED.test(text)) {
+      // Without a character normalizeText deletes (which can join two words), a text's lower
+      // case holds every run of ASCII letters and digits its key holds.
+      if (!hasStripped(text)) {
         if (this.#phrases !== phrases) {
           this.#phrases = phrases
           this.#runs = longestRuns(phrases)
