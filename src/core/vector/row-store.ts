@@ -138,6 +138,24 @@ export class RowStore {
   }
 
   /**
+   * The rows' arrays themselves, as views sized exactly: no copy, so valid only until the store
+   * next changes (and a WebAssembly memory that grows detaches them). The ids are the live list.
+   */
+  view(): RowArrays {
+    const n = this.size
+    const { dims, stride, words, bits } = this.layout
+    const rows: RowArrays = {
+      ids: this.#ids,
+      codes: this.#kernel.codes.subarray(0, n * stride),
+      scales: this.#kernel.steps.subarray(0, n),
+      residuals: this.#residuals.subarray(0, n * bits * words),
+      groups: this.#groups.subarray(0, n),
+    }
+    if (this.#vectors) rows.vectors = this.#vectors.subarray(0, n * dims)
+    return rows
+  }
+
+  /**
    * Fills an empty store with `parts`, consecutive rows each, whose lengths the caller has
    * checked, sized exactly. Returns false, leaving the store unusable, when the ids are not
    * unique.

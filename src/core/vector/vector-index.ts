@@ -10,7 +10,7 @@ import {
 } from './options.ts'
 import { rowLayout } from './quantise.ts'
 import { Refiner } from './refiner.ts'
-import { RowStore } from './row-store.ts'
+import { type RowArrays, RowStore } from './row-store.ts'
 import { fillGroupMask, GROUP_MASK_WORDS, scoreRows, searchRows } from './search.ts'
 import { SignCodes } from './sign-codes.ts'
 import { SimHasher } from './simhash.ts'
@@ -225,7 +225,19 @@ export class VectorIndex {
 
   /** A copy of the index as typed arrays; see {@link VectorIndexSnapshot}. */
   serialize(): VectorIndexSnapshot {
-    const { residuals, ...rows } = this.#store.export()
+    return this.#snapshotOf(this.#store.export())
+  }
+
+  /**
+   * {@link serialize}'s snapshot without the copy: views of the index's own arrays, to read at
+   * once (hash, copy out a part) and let go. Valid only until the index next changes; a
+   * structured clone of a view clones the whole buffer under it, so never store one.
+   */
+  view(): VectorIndexSnapshot {
+    return this.#snapshotOf(this.#store.view())
+  }
+
+  #snapshotOf({ residuals, ...rows }: RowArrays): VectorIndexSnapshot {
     return {
       version: VECTOR_SNAPSHOT_VERSION,
       dims: this.dims,

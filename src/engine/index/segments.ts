@@ -12,7 +12,7 @@ export const CATALOGUE_SEGMENT_ROWS = 2000
  * Bytes per vector segment at most: far under Chromium's 133 MB cap on one IndexedDB value, so
  * the cap limits segments, not the store (issue 25).
  */
-export const VECTOR_SEGMENT_BYTES = 32 * 1024 * 1024
+export const VECTOR_SEGMENT_BYTES = 8 * 1024 * 1024
 
 /**
  * One catalogue segment: the JSON of its rows (one string clones and parses far faster), each a
@@ -231,33 +231,59 @@ function fromTuple(t: unknown[]): Memory | undefined {
 
 const ALWAYS_FIELDS: ReadonlySet<string> = new Set(ALWAYS)
 
-/** The vector snapshot's settings and its rows in segments of at most `maxBytes`. */
+/** A vector snapshot cut in segments: every segment's hash, and the segments copied out. */
+export interface VectorSegments {
+  head: VectorHead
+  /** Each segment's hash, in order. */
+  hashes: string[]
+  /** The segments copied out, by position: all of them unless the caller said which. */
+  segments: Map<number, VectorSegment>
+}
+
+/**
+ * The vector snapshot's settings and its rows in segments of at most `maxBytes`, each hashed.
+ * Only the segments `wanted` accepts (by position and hash; all by default) are copied out, so a
+ * save that finds most segments stored already hashes the index but copies a segment or two:
+ * `snapshot` may be {@link VectorIndex.view}'s views, read here and let go.
+ */
 export function vectorSegments(
   snapshot: VectorIndexSnapshot,
   maxBytes = VECTOR_SEGMENT_BYTES,
-): {
-  head: VectorHead
-  segments: VectorSegment[]
-} {
+  wanted: (position: number, hash: string) => boolean = () => true,
+): VectorSegments {
   const { ids, codes, scales, signs, groups, vectors, ...settings } = snapshot
   const n = ids.length
   const signWidth = n > 0 ? signs.length / n : 0
   const perSegment = rowsPerVectorSegment(snapshot, maxBytes)
-  const segments: VectorSegment[] = []
+  const hashes: string[] = []
+  const segments = new Map<number, VectorSegment>()
   for (let from = 0; from < n; from += perSegment) {
     const to = Math.min(n, from + perSegment)
-    // `slice`, not `subarray`: a view would clone its whole buffer into every segment.
-    const segment: Omit<VectorSegment, 'hash'> = {
+    const rows = (array: Int8Array | Float32Array | Uint32Array | Uint16Array, width: number) =>
+      array.subarray(from * width, to * width)
+    const part = {
       ids: ids.slice(from, to),
-      codes: codes.slice(from * snapshot.stride, to * snapshot.stride),
-      scales: scales.slice(from, to),
-      signs: signs.slice(from * signWidth, to * signWidth),
-      groups: groups.slice(from, to),
-      ...(vectors ? { vectors: vectors.slice(from * snapshot.dims, to * snapshot.dims) } : {}),
+      codes: rows(codes, snapshot.stride) as Int8Array,
+      scales: rows(scales, 1) as Float32Array,
+      signs: rows(signs, signWidth) as Uint32Array,
+      groups: rows(groups, 1) as Uint16Array,
+      ...(vectors ? { vectors: rows(vectors, snapshot.dims) as Float32Array } : {}),
     }
-    segments.push({ ...segment, hash: hashVectorSegment(segment) })
+    const hash = hashVectorSegment(part)
+    const position = hashes.push(hash) - 1
+    if (!wanted(position, hash)) continue
+    // `slice`, not the views: a view would clone its whole buffer into the segment.
+    segments.set(position, {
+      ids: part.ids,
+      codes: part.codes.slice(),
+      scales: part.scales.slice(),
+      signs: part.signs.slice(),
+      groups: part.groups.slice(),
+      ...(part.vectors ? { vectors: part.vectors.slice() } : {}),
+      hash,
+    })
   }
-  return { head: { ...settings, rows: n }, segments }
+  return { head: { ...settings, rows: n }, hashes, segments }
 }
 
 /** How many rows of `snapshot` a vector segment of `maxBytes` holds (at least one). */

@@ -41,7 +41,7 @@ describe('the catalogue saved with the snapshot', () => {
     const names = (await db.snapshots.toCollection().primaryKeys()).sort()
     const rows = await db.memories.toArray()
     db.close()
-    expect(names).toEqual(['indexes', 'indexes:catalogue:0', 'recall-counters'])
+    expect(names).toEqual(['indexes', 'indexes:catalogue:0', 'indexes:hashes', 'recall-counters'])
     const second = await engine({ name: 'catalogue-saved', ...idb })
     expect((await second.inspect.stats()).open).toMatchObject({ restored: 'snapshot', replayed: 0 })
     const held = await recalled(second, 'metric units', ids[1]!)

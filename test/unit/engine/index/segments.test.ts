@@ -53,8 +53,11 @@ describe('snapshot segments', () => {
     const index = new VectorIndex(16)
     for (let i = 0; i < 50; i++) index.add(`v${i}`, randomUnit(next, 16), i % 3)
     const snapshot = index.serialize()
-    const { head, segments } = vectorSegments(snapshot, 1000)
+    const split = vectorSegments(snapshot, 1000)
+    const { head } = split
+    const segments = [...split.segments.values()]
     expect(segments.length).toBeGreaterThan(3)
+    expect(segments.map((s) => s.hash)).toEqual(split.hashes)
     expect(segments.reduce((n, s) => n + s.ids.length, 0)).toBe(50)
     const parts = vectorParts(head, segments)
     expect(parts[1]!.codes).toBe(segments[1]!.codes)
@@ -66,6 +69,28 @@ describe('snapshot segments', () => {
     const other = new VectorIndex(8)
     other.add('w', randomUnit(next, 8))
     expect(() => VectorIndex.deserialize([parts[0]!, other.serialize()])).toThrow(/settings/)
+  })
+
+  it('hash an index through views as through a copy, and copy out only the segments wanted', () => {
+    const next = uniform(TEST_SEED + 1)
+    const index = new VectorIndex(16)
+    for (let i = 0; i < 60; i++) index.add(`v${i}`, randomUnit(next, 16), i % 2)
+    const copied = vectorSegments(index.serialize(), 1000)
+    const viewed = vectorSegments(index.view(), 1000, (position) => position % 2 === 1)
+    expect(viewed.hashes).toEqual(copied.hashes)
+    expect([...viewed.segments.keys()]).toEqual(
+      copied.hashes.map((_, i) => i).filter((i) => i % 2 === 1),
+    )
+    for (const [i, segment] of viewed.segments) {
+      expect(segment).toEqual(copied.segments.get(i))
+      // A copy of its rows, not a view of the index's buffer (which a clone would store whole).
+      expect(segment.codes.buffer.byteLength).toBe(segment.codes.byteLength)
+    }
+    // The copies stay as they were when the index changes after.
+    const before = structuredClone(viewed.segments.get(1)!)
+    for (let i = 0; i < 40; i++) index.add(`v${i}`, randomUnit(next, 16), 1)
+    expect(viewed.segments.get(1)).toEqual(before)
+    expect(vectorSegments(index.view(), 1000).hashes[1]).not.toBe(before.hash)
   })
 
   it('are rewritten only where the catalogue changed, and load back whole', async () => {
@@ -81,6 +106,7 @@ describe('snapshot segments', () => {
     const seqs = Object.fromEntries((await db.snapshots.toArray()).map((r) => [r.name, r.seq]))
     expect(seqs).toEqual({
       indexes: 2,
+      'indexes:hashes': 2,
       'indexes:catalogue:0': 1,
       'indexes:catalogue:1': 1,
       'indexes:catalogue:2': 2,
@@ -133,6 +159,50 @@ describe('snapshot segments', () => {
     expect(again.indexes.restoredCounters).toBe(0)
     expect(again.indexes.catalogue.get('m00001')?.text).toBe('fact changed')
     expect([...again.indexes.catalogue.values()]).toEqual([...loaded.indexes.catalogue.values()])
+    db.close()
+  })
+
+  it('rewrite only the vector segments an append changed, also after a save left no hashes row', async () => {
+    const db = new EngramDatabase('vector-append', { indexedDB: new IDBFactory(), IDBKeyRange })
+    await db.open()
+    const next = uniform(TEST_SEED + 9)
+    const indexes = IndexSet.empty({}, 16)
+    const add = (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        indexes.put(row(`m${String(i).padStart(5, '0')}`, `fact ${i}`), randomUnit(next, 16))
+      }
+    }
+    const seqs = async () =>
+      Object.fromEntries(
+        (await db.snapshots.toArray())
+          .filter((r) => r.name.startsWith('indexes:vectors:'))
+          .map((r) => [r.name, r.seq]),
+      )
+    add(0, 300)
+    await saveSnapshot(db, indexes, stamp(1, 300), 2000)
+    const first = await seqs()
+    const segments = Object.keys(first).length
+    expect(segments).toBeGreaterThan(3)
+    add(300, 310)
+    await saveSnapshot(db, indexes, stamp(2, 310), 2000)
+    const second = await seqs()
+    // Every segment but the last one or two is the first save's.
+    const rewritten = Object.values(second).filter((seq) => seq === 2).length
+    expect(rewritten).toBeGreaterThan(0)
+    expect(rewritten).toBeLessThanOrEqual(2)
+    expect(Object.keys(second).length).toBeGreaterThanOrEqual(segments)
+    // Older code's saves leave no hashes row: the manifest's lists are read instead.
+    await db.snapshots.delete('indexes:hashes')
+    add(310, 320)
+    await saveSnapshot(db, indexes, stamp(3, 320), 2000)
+    const third = await seqs()
+    expect(Object.values(third).filter((seq) => seq === 3).length).toBeLessThanOrEqual(2)
+    expect(third['indexes:vectors:0']).toBe(1)
+    const loaded = await loadSnapshot(db, { optionsHash: optionsHash({}), model: 'm' }, {})
+    if (!('indexes' in loaded)) throw new Error(`rejected: ${loaded.rejected}`)
+    const query = randomUnit(next, 16)
+    expect(loaded.indexes.vectors!.size).toBe(320)
+    expect(loaded.indexes.vectors!.search(query, 10)).toEqual(indexes.vectors!.search(query, 10))
     db.close()
   })
 
