@@ -48,6 +48,8 @@ export class SnapshotTimer {
   #dueSince: number | undefined
   /** How long the last snapshot took, ms. */
   #lastSaveMs = 0
+  /** When an overdue snapshot was last queued (`performance.now()`), until one is saved. */
+  #forcedAt: number | undefined
 
   constructor(host: SnapshotTimerHost) {
     this.#host = host
@@ -70,6 +72,7 @@ export class SnapshotTimer {
   /** A snapshot was saved, taking `ms`. */
   markSaved(ms = 0): void {
     this.#dueSince = undefined
+    this.#forcedAt = undefined
     this.#lastSaveMs = ms
   }
 
@@ -82,8 +85,15 @@ export class SnapshotTimer {
     this.cancel()
     if (this.#host.windingDown()) return
     const dueSince = this.#dueSince
-    if (dueSince !== undefined && performance.now() - dueSince >= this.maxDeferMs) {
-      this.#host.save()
+    const now = performance.now()
+    if (dueSince !== undefined && now - dueSince >= this.maxDeferMs) {
+      // Queued once: it waits in the write queue behind the writes that keep calling this, and
+      // queuing one a write saved the whole indexes again right after (10 rows later, at 23k).
+      // One that failed is queued again after another deferral.
+      if (this.#forcedAt === undefined || now - this.#forcedAt >= this.maxDeferMs) {
+        this.#forcedAt = now
+        this.#host.save()
+      }
       return
     }
     const seen = this.#activity

@@ -49,4 +49,33 @@ describe('SnapshotTimer', () => {
     slow.t.schedule()
     expect(slow.saves()).toBe(1)
   })
+
+  it('queues an overdue snapshot once while writes go on, and again only if it never lands', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    const busy = timer()
+    busy.t.markDue()
+    vi.advanceTimersByTime(MAX_SNAPSHOT_DEFER_MS)
+    // Every write schedules: the save queued by the first waits behind them.
+    for (let write = 0; write < 20; write++) {
+      busy.t.noteActivity()
+      busy.t.schedule()
+    }
+    expect(busy.saves()).toBe(1)
+    // It never landed (a failed save): another deferral later it is queued again.
+    vi.advanceTimersByTime(MAX_SNAPSHOT_DEFER_MS)
+    busy.t.schedule()
+    expect(busy.saves()).toBe(2)
+    // Once saved, a new due snapshot waits its own deferral before it is forced.
+    busy.t.markSaved(100)
+    busy.t.markDue()
+    busy.t.noteActivity()
+    busy.t.schedule()
+    expect(busy.saves()).toBe(2)
+    // Still busy: the quiet spell it waits for never comes.
+    busy.t.cancel()
+    vi.advanceTimersByTime(MAX_SNAPSHOT_DEFER_MS)
+    busy.t.noteActivity()
+    busy.t.schedule()
+    expect(busy.saves()).toBe(3)
+  })
 })
