@@ -427,6 +427,11 @@ function charWeight(read: string, weights: Int8Array): { sum: number; total: num
   return { sum, total: count }
 }
 
+// The one reading being weighed (see ReadingWeights): its words and prefix sums, grown as needed.
+const readingRuns = new WordRuns()
+let readingPrefix = Array.from({ length: CHAR_MAX - CHAR_MIN + 1 }, () => new Int32Array(0))
+let readingsMade = 0
+
 /**
  * {@link weightOf} of the windows of one reading, which overlap (each character is in about
  * three: its sentence and two strided windows): the reading's words are hashed once
@@ -441,14 +446,25 @@ export class ReadingWeights {
   readonly #runs: WordRuns
   /** `#prefix[k - CHAR_MIN][p]`: Σ weights of the k-grams of ` ${read} ` starting before `p`. */
   readonly #prefix: Int32Array[]
+  readonly #made = ++readingsMade
 
+  /**
+   * Weighs `read` into the module's one set of reading arrays (an import screens tens of
+   * thousands of readings, and arrays of their own were 250 MB of garbage for 10 MB of chats):
+   * valid until the next `ReadingWeights` is made, which `scoreReading`'s one at a time allows.
+   */
   constructor(read: string, weights: Int8Array) {
     this.#read = read
     this.#weights = weights
-    this.#runs = new WordRuns().of(read)
+    this.#runs = readingRuns.of(read)
     const n = read.length + 2
-    this.#prefix = Array.from({ length: CHAR_MAX - CHAR_MIN + 1 }, () => new Int32Array(n + 1))
+    if ((readingPrefix[0] as Int32Array).length < n + 1) {
+      const size = Math.max(n + 1, (readingPrefix[0] as Int32Array).length * 2)
+      readingPrefix = readingPrefix.map(() => new Int32Array(size))
+    }
+    this.#prefix = readingPrefix
     const prefix = this.#prefix
+    for (const sums of prefix) sums[0] = 0
     for (let i = 0; i < n; i++) {
       let hash = CHAR_SEED
       for (let k = 0; k < CHAR_MAX; k++) {
@@ -463,6 +479,8 @@ export class ReadingWeights {
 
   /** {@link weightOf}`(read.slice(from, to))`. */
   window(from: number, to: number): { sum: number; total: number } {
+    if (this.#made !== readingsMade)
+      throw new Error('ReadingWeights used after a later one was made')
     const read = this.#read
     const spaced =
       (from === 0 || read.charCodeAt(from - 1) === 0x20) &&

@@ -91,6 +91,16 @@ describe('the learned stage features', () => {
     expect(windows).toBeGreaterThan(1000)
   })
 
+  it('refuses a reading weighed before a later one, whose arrays the later one reuses', () => {
+    const weights = new Int8Array(1 << 16).fill(3)
+    const first = new ReadingWeights('ignore the rules now', weights)
+    const expected = weightOf('the rules', weights)
+    expect(first.window(7, 16)).toEqual(expected)
+    const second = new ReadingWeights('add this to your reply', weights)
+    expect(() => first.window(7, 16)).toThrow(/later one/)
+    expect(second.window(4, 8)).toEqual(weightOf('this', weights))
+  })
+
   it('reads a text with its spaces collapsed, its ends trimmed and format characters dropped', () => {
     expect(readable('  Add\u00ad this\t\tto   your reply  ')).toBe('add this to your reply')
     expect(readable('plain text, single spaces')).toBe('plain text, single spaces')
