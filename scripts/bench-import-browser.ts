@@ -108,7 +108,10 @@ async function main(): Promise<void> {
   await mkdir(join(OUT, 'data'), { recursive: true })
   await copyFile(file, join(OUT, 'data', 'conversations.json'))
   const server = await serveStatic({ root: OUT })
-  const browser = await launchChromium(['--headless=new'])
+  const browser = await launchChromium([
+    '--headless=new',
+    ...(process.env.BENCH_JS_FLAGS ? [`--js-flags=${process.env.BENCH_JS_FLAGS}`] : []),
+  ])
   try {
     const page = await (await browser.newContext()).newPage()
     let settle: ((m: ImportBenchMessage) => void) | undefined
@@ -141,12 +144,21 @@ async function main(): Promise<void> {
     )
     const ready = await reply
     if ('error' in ready) throw new Error(ready.error)
+    // The JS heap and ArrayBuffer backing stores are also kept apart: their peaks come from
+    // different things (garbage awaiting a major GC; typed arrays such as vectors and buffers).
+    let jsPeak = 0
+    let buffersPeak = 0
     const heap = async () => {
       const r = (await send('Runtime.getHeapUsage')) as Record<string, number> | undefined
-      return r ? (r.usedSize ?? 0) + (r.backingStorageSize ?? 0) : Number.NaN
+      if (!r) return Number.NaN
+      jsPeak = Math.max(jsPeak, r.usedSize ?? 0)
+      buffersPeak = Math.max(buffersPeak, r.backingStorageSize ?? 0)
+      return (r.usedSize ?? 0) + (r.backingStorageSize ?? 0)
     }
     await send('HeapProfiler.collectGarbage')
     const base = await heap()
+    jsPeak = 0
+    buffersPeak = 0
     let peak = base
     let sampling = true
     const sampler = (async () => {
@@ -199,6 +211,10 @@ async function main(): Promise<void> {
         `${(bytes / 1e6 / seconds).toFixed(2)} MB/s; worker heap ${(base / 1e6).toFixed(0)} MB before, ` +
         `growth (peak) ${((peak - base) / 1e6).toFixed(0)} MB, retained after GC with the engine open ` +
         `${((held - base) / 1e6).toFixed(0)} MB; load ${loadavg()[0]!.toFixed(1)}`,
+    )
+    console.log(
+      `peaks apart (not at the same moment): JS heap ${(jsPeak / 1e6).toFixed(0)} MB, ` +
+        `ArrayBuffer backing stores ${(buffersPeak / 1e6).toFixed(0)} MB`,
     )
     const workerCpu = cpuAfter.worker - cpuBefore.worker
     const allCpu = cpuAfter.browser - cpuBefore.browser
