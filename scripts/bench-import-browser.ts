@@ -14,6 +14,8 @@
  * `/proc` (`scripts/bench/page-process-cpu.ts`): the worker thread's own and all of Chromium's
  * (its IndexedDB work runs in other processes). On a loaded machine the wall clock counts other
  * jobs' time; MB per CPU-second still compares (it prints the 1-minute load average too).
+ * `BENCH_JS_FLAGS` is passed to Chromium as `--js-flags` (`--trace-gc`, with
+ * `DEBUG=pw:browser` to see its lines).
  */
 
 import { existsSync } from 'node:fs'
