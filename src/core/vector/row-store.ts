@@ -124,17 +124,7 @@ export class RowStore {
 
   /** Copies of the rows' arrays, sized exactly. */
   export(): RowArrays {
-    const n = this.size
-    const { dims, stride, words, bits } = this.layout
-    const rows: RowArrays = {
-      ids: this.#ids.slice(),
-      codes: this.#kernel.codes.slice(0, n * stride),
-      scales: this.#kernel.steps.slice(0, n),
-      residuals: this.#residuals.slice(0, n * bits * words),
-      groups: this.#groups.slice(0, n),
-    }
-    if (this.#vectors) rows.vectors = this.#vectors.slice(0, n * dims)
-    return rows
+    return this.#arrays(true)
   }
 
   /**
@@ -142,16 +132,24 @@ export class RowStore {
    * next changes (and a WebAssembly memory that grows detaches them). The ids are the live list.
    */
   view(): RowArrays {
+    return this.#arrays(false)
+  }
+
+  #arrays(copy: boolean): RowArrays {
     const n = this.size
     const { dims, stride, words, bits } = this.layout
+    const cut = <T extends Int8Array | Float32Array | Uint32Array | Uint16Array>(
+      array: T,
+      length: number,
+    ) => (copy ? array.slice(0, length) : array.subarray(0, length)) as T
     const rows: RowArrays = {
-      ids: this.#ids,
-      codes: this.#kernel.codes.subarray(0, n * stride),
-      scales: this.#kernel.steps.subarray(0, n),
-      residuals: this.#residuals.subarray(0, n * bits * words),
-      groups: this.#groups.subarray(0, n),
+      ids: copy ? this.#ids.slice() : this.#ids,
+      codes: cut(this.#kernel.codes, n * stride),
+      scales: cut(this.#kernel.steps, n),
+      residuals: cut(this.#residuals, n * bits * words),
+      groups: cut(this.#groups, n),
     }
-    if (this.#vectors) rows.vectors = this.#vectors.subarray(0, n * dims)
+    if (this.#vectors) rows.vectors = cut(this.#vectors, n * dims)
     return rows
   }
 
