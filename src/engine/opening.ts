@@ -2,6 +2,10 @@ import { MemoryClosedError } from '../core/errors.ts'
 import type { MemoryStats } from '../core/types.ts'
 import type { EngineContext } from './engine-context.ts'
 import { loadSnapshot } from './index/snapshot.ts'
+import { QUIET_SNAPSHOT_MS } from './index/snapshot-timer.ts'
+
+/** The key check after an open waits at most this long for a quiet spell (see checkKeysSoon). */
+export const MAX_KEY_CHECK_DEFER_MS = 2000
 
 /** How the last open went, as {@link MemoryStats} reports it. */
 export type OpenStats = NonNullable<MemoryStats['open']>
@@ -23,11 +27,14 @@ export async function restore(ctx: EngineContext): Promise<OpenStats> {
       ctx.keywordOptions,
     )
     const snapshot =
-      'indexes' in loaded ? { indexes: loaded.indexes, seq: loaded.row.seq } : undefined
+      'indexes' in loaded
+        ? { indexes: loaded.indexes, seq: loaded.row.seq, staleVectors: loaded.staleVectors }
+        : undefined
     const { restored, replayed } = await ctx.upkeep.restore(snapshot)
-    await ctx.upkeep.countStaleVectors()
+    await ctx.upkeep.knowStaleVectors()
     ctx.connection.indexHealth.recovered()
-    // The open trusted the snapshot's counts; its keys are compared next, ahead of any write.
+    // The open trusted the snapshot's counts; its keys (and the stale vectors) are compared
+    // next, ahead of any write.
     if (restored === 'snapshot') checkKeysSoon(ctx)
     return { ms: performance.now() - started, restored, replayed }
   } catch (error) {
@@ -36,15 +43,44 @@ export async function restore(ctx: EngineContext): Promise<OpenStats> {
   }
 }
 
-/** Queues {@link IndexUpkeep.checkKeys}, which no caller waits for; a failure is an index failure. */
+/**
+ * Queues {@link IndexUpkeep.checkKeys}, which no caller waits for; a failure is an index failure.
+ * In its turn it first waits for a quiet spell: the key reads (a third of a second at 10k in
+ * Chromium, seconds at 100k) held up the first answers' reads of the relations behind them. A
+ * write queued behind it, or a close, ends the wait, so it still runs ahead of every write.
+ */
 function checkKeysSoon(ctx: EngineContext): void {
   ctx.track(
-    ctx.queue.run(() =>
-      locked(ctx, async () => {
+    ctx.queue.run(async () => {
+      await quietOrDemanded(ctx)
+      if (ctx.connection.isWindingDown) return
+      await locked(ctx, async () => {
         await ctx.upkeep.checkKeys().catch((error: unknown) => noteIndexFailure(ctx, error))
-      }),
-    ),
+      })
+    }),
   )
+}
+
+/**
+ * Resolves after {@link QUIET_SNAPSHOT_MS} without a recall or a write, when the write queue is
+ * asked for (a task queued behind, a drain), or after {@link MAX_KEY_CHECK_DEFER_MS} at the latest.
+ */
+async function quietOrDemanded(ctx: EngineContext): Promise<void> {
+  // A task queued while this one waited its turn asked before the signal below was made.
+  if (ctx.queue.pending > 1) return
+  const since = performance.now()
+  const demanded = ctx.queue.demand.then(() => true)
+  for (;;) {
+    const seen = ctx.upkeep.activity
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const quiet = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), QUIET_SNAPSHOT_MS)
+    })
+    const asked = await Promise.race([demanded, quiet])
+    clearTimeout(timer)
+    if (asked || ctx.upkeep.activity === seen) return
+    if (performance.now() - since >= MAX_KEY_CHECK_DEFER_MS) return
+  }
 }
 
 /**

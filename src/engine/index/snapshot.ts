@@ -68,6 +68,14 @@ interface Manifest {
   vectorHead: VectorHead | null
   /** Hash of each vector segment, in order. */
   vectors: string[]
+  /**
+   * Stored vectors of a model other than the snapshot's, counted at the save: the open compares
+   * the vectors table's plain count with the index's rows plus these instead of counting the
+   * model's index range (about ten times the cost in Chromium, which checks every index entry
+   * against its row). Absent from older snapshots (the open then counts the range). Not in the
+   * digest: a wrong figure only makes the counts differ, which the open then checks by keys.
+   */
+  staleVectors?: number
   /** {@link digestOf} at save time: a truncated or damaged image no longer matches it. */
   digest: string
 }
@@ -89,6 +97,8 @@ export interface SnapshotStamp {
   now: number
   /** The recall-counter mark the catalogue reflects (see {@link readCountersMark}). */
   counters: number
+  /** Stored vectors of another model than `model`, counted for this save. */
+  staleVectors: number
 }
 
 /**
@@ -96,7 +106,7 @@ export interface SnapshotStamp {
  * every byte, checked again when it loads) and the segment hashes: enough to catch an image cut
  * short or stitched together from two saves.
  */
-function digestOf(manifest: Omit<Manifest, 'digest'>): string {
+function digestOf(manifest: Omit<Manifest, 'digest' | 'staleVectors'>): string {
   const { keyword, vector } = manifest
   const parts = [
     keyword.documentCount,
@@ -183,7 +193,11 @@ async function save(
       vectorHead: vectors.head,
       vectors: vectors.hashes,
     }
-    const manifest: Manifest = { ...partial, digest: digestOf(partial) }
+    const manifest: Manifest = {
+      ...partial,
+      staleVectors: stamp.staleVectors,
+      digest: digestOf(partial),
+    }
     const hashes: SegmentHashes = {
       catalogue: manifest.catalogue,
       vectors: manifest.vectors,
@@ -310,6 +324,14 @@ function catalogueOf(
   return memories.length === count ? { memories, segments } : undefined
 }
 
+/** A snapshot that loaded: its indexes, its manifest row, what it counted. */
+export interface LoadedSnapshot {
+  indexes: IndexSet
+  row: SnapshotRow
+  /** Stored vectors of another model at the save; absent when an older save did not count them. */
+  staleVectors?: number
+}
+
 /** Why a snapshot was not used, for stats and logs. */
 export type SnapshotRejection = 'missing' | 'version' | 'options' | 'model' | 'corrupt'
 
@@ -324,7 +346,7 @@ export async function loadSnapshot(
   db: EngramDatabase,
   expected: { optionsHash: string; model: string | null },
   keywordOptions: Partial<KeywordIndexOptions>,
-): Promise<{ indexes: IndexSet; row: SnapshotRow } | { rejected: SnapshotRejection }> {
+): Promise<LoadedSnapshot | { rejected: SnapshotRejection }> {
   const row = await db.snapshots.get(SNAPSHOT_NAME)
   if (!row) return { rejected: 'missing' }
   if (row.version !== SNAPSHOT_VERSION) return { rejected: 'version' }
@@ -359,7 +381,12 @@ export async function loadSnapshot(
     if (catalogue) {
       indexes.restoreCatalogue(catalogue.memories, manifest.counters, catalogue.segments)
     }
-    return { indexes, row }
+    const stale = manifest.staleVectors
+    return {
+      indexes,
+      row,
+      ...(Number.isInteger(stale) && stale! >= 0 ? { staleVectors: stale } : {}),
+    }
   } catch {
     await deleteSnapshot(db)
     return { rejected: 'corrupt' }

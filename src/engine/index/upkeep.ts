@@ -53,8 +53,11 @@ export class IndexUpkeep {
   #countersDirty = false
   /** When this engine last saved a snapshot (`performance.now()`). */
   #savedAt = Number.NEGATIVE_INFINITY
-  /** Stored vectors from a model other than the current one (re-embedding pending). */
-  #staleVectors = 0
+  /**
+   * Stored vectors from a model other than the current one (re-embedding pending); undefined
+   * until counted or taken from a snapshot that counted them.
+   */
+  #staleVectors: number | undefined
   #rebuilds = 0
   #rebuilding = false
 
@@ -90,7 +93,7 @@ export class IndexUpkeep {
 
   /** Stored vectors of another model are still waiting to be re-embedded. */
   get reembedding(): boolean {
-    return this.#staleVectors > 0
+    return (this.#staleVectors ?? 0) > 0
   }
 
   /**
@@ -98,15 +101,20 @@ export class IndexUpkeep {
    * the change log after it; rebuilds from the tables when the snapshot does not fit them.
    */
   async restore(
-    snapshot: { indexes: IndexSet; seq: number } | undefined,
+    snapshot: { indexes: IndexSet; seq: number; staleVectors?: number } | undefined,
   ): Promise<{ restored: Restored; replayed: number }> {
     if (snapshot && (await this.#adopt(snapshot.indexes, snapshot.seq))) {
       const rebuilds = this.#rebuilds
       const replayed = await this.replay()
       // The replay rebuilds by itself when the log no longer reaches back to the snapshot.
       if (this.#rebuilds !== rebuilds) return { restored: 'rebuild', replayed }
-      if (await indexesAgree(this.#ctx.db, this.#indexes, this.#ctx.embedder?.model))
+      const { db, embedder } = this.#ctx
+      if (await indexesAgree(db, this.#indexes, embedder?.model, snapshot.staleVectors)) {
+        // Counted again by `checkKeys`, after the open: the log since the save may have
+        // re-embedded some, or a tab on another model stored some.
+        this.#staleVectors ??= snapshot.staleVectors
         return { restored: 'snapshot', replayed }
+      }
       await this.rebuild()
       return { restored: 'rebuild', replayed }
     }
@@ -122,9 +130,16 @@ export class IndexUpkeep {
    */
   async checkKeys(): Promise<boolean> {
     await this.replay()
-    if (await keysAgree(this.#ctx.db, this.#indexes, this.#ctx.embedder?.model)) return true
-    await this.rebuild()
-    return false
+    const { db, embedder } = this.#ctx
+    const { agreed, modelVectors } = await keysAgree(db, this.#indexes, embedder?.model)
+    if (!agreed) {
+      await this.rebuild()
+      await this.countStaleVectors()
+      return false
+    }
+    // The model's vectors were just counted by their keys; the table's plain count is cheap.
+    this.#staleVectors = embedder ? (await db.vectors.count()) - modelVectors! : 0
+    return true
   }
 
   /**
@@ -210,6 +225,9 @@ export class IndexUpkeep {
     if (ctx.connection.isClosed) return
     const seq = this.#lastSeq
     const started = performance.now()
+    // A snapshot says how many stored vectors are another model's, so the next open need not
+    // count the model's range: counted now unless known to be none.
+    if (this.#staleVectors !== 0) await this.countStaleVectors()
     await saveSnapshot(ctx.db, this.#indexes, {
       seq,
       optionsHash: ctx.optionsHash,
@@ -217,6 +235,7 @@ export class IndexUpkeep {
       count: this.#indexes.catalogue.size,
       now: ctx.clock(),
       counters: this.#counters,
+      staleVectors: this.#staleVectors ?? 0,
     })
     this.#snapshotSeq = seq
     this.#savedAt = performance.now()
@@ -292,6 +311,11 @@ export class IndexUpkeep {
   /** Cancels the pending idle snapshot (`close()` saves its own). */
   cancelIdleSnapshot(): void {
     this.#timer.cancel()
+  }
+
+  /** Counts the stored vectors of a model other than the current one, unless already known. */
+  async knowStaleVectors(): Promise<void> {
+    if (this.#staleVectors === undefined) await this.countStaleVectors()
   }
 
   /** Counts the stored vectors of a model other than the current one. */

@@ -5,8 +5,10 @@
 export class WriteQueue {
   #tail: Promise<unknown> = Promise.resolve()
   #pending = 0
+  #demand = signal()
 
   run<T>(task: () => Promise<T>): Promise<T> {
+    this.#demanded()
     this.#pending++
     const result = this.#tail.then(task, task).finally(() => {
       this.#pending--
@@ -20,10 +22,33 @@ export class WriteQueue {
     return this.#pending
   }
 
+  /**
+   * Settles when a task is queued or the queue is drained: a task that waits in its turn for a
+   * quiet spell (the key check after an open) gives way to what then waits behind it.
+   */
+  get demand(): Promise<void> {
+    return this.#demand.promise
+  }
+
   /** Resolves once everything queued so far has settled. */
   async drain(): Promise<void> {
+    this.#demanded()
     await this.#tail
   }
+
+  #demanded(): void {
+    this.#demand.fire()
+    this.#demand = signal()
+  }
+}
+
+/** A promise and what settles it (`Promise.withResolvers`, which Node 20 lacks). */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void
+  const promise = new Promise<void>((resolve) => {
+    fire = resolve
+  })
+  return { promise, fire }
 }
 
 interface Waiting<I, R> {

@@ -27,6 +27,7 @@ const stamp = (seq: number, count: number) => ({
   count,
   now: seq,
   counters: 0,
+  staleVectors: 0,
 })
 
 describe('snapshot segments', () => {
