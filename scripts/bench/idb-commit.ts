@@ -4,7 +4,8 @@
  * row, a change row), `count` transactions one after the other into a store already holding
  * `filled` of them. Medians and p99 of each hint, and of the default hint after the steps every
  * engine write takes first (the catch-up's probe of the change log, under a Web Lock), the modes
- * taking turns.
+ * taking turns; then the probe alone, by a cursor and by a count, once all but the last 100
+ * changes are deleted, as a snapshot prunes the log.
  *
  * `tsx scripts/bench/idb-commit.ts [filled=0] [count=60]`
  */
@@ -69,10 +70,20 @@ function workerMain() {
       tx.onerror = () => reject(tx.error)
     })
   // What every write asks first (the catch-up): anything in the change log past the last seq?
-  const probe = (db: IDBDatabase) => {
-    const tx = db.transaction('changes', 'readonly')
-    return request(tx.objectStore('changes').openCursor(IDBKeyRange.lowerBound(1e12, true)))
+  // By a cursor, as the engine asks (the first entry past it); by a count too, below, after a prune.
+  const probe = (db: IDBDatabase, by: 'count' | 'cursor' = 'cursor', after = 1e12) => {
+    const store = db.transaction('changes', 'readonly').objectStore('changes')
+    const range = IDBKeyRange.lowerBound(after, true)
+    return by === 'count' ? request(store.count(range)) : request(store.openCursor(range))
   }
+  // What a snapshot does to the log: every change but the last 100 deleted.
+  const prune = (db: IDBDatabase, upTo: number) =>
+    new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('changes', 'readwrite')
+      tx.objectStore('changes').delete(IDBKeyRange.upperBound(upTo))
+      tx.oncomplete = () => resolve()
+      tx.onerror = () => reject(tx.error)
+    })
   const modes: Record<string, (db: IDBDatabase, i: number) => Promise<void>> = {
     default: (db, i) => write(db, i, i + 1, 'default'),
     relaxed: (db, i) => write(db, i, i + 1, 'relaxed'),
@@ -103,6 +114,17 @@ function workerMain() {
         await run(db, next++)
         out[mode]?.push(performance.now() - t)
       }
+    }
+    // Seqs are 1-based: the last one written is `next`.
+    await prune(db, next - 100)
+    for (const by of ['cursor', 'count'] as const) {
+      const times: number[] = []
+      for (let k = 0; k < count; k++) {
+        const t = performance.now()
+        await probe(db, by, next)
+        times.push(performance.now() - t)
+      }
+      out[`the probe alone by ${by}, after a prune`] = times
     }
     db.close()
     await request(indexedDB.deleteDatabase('commit'))
