@@ -9,11 +9,7 @@
  *
  * `tsx scripts/bench/idb-commit.ts [filled=0] [count=60]`
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { launchChromium } from '../chromium.ts'
-import { serveStatic } from '../serve-static.ts'
+import { runInChromiumWorker } from './raw-worker.ts'
 
 const filled = Number(process.argv[2] ?? 0)
 const count = Number(process.argv[3] ?? 60)
@@ -134,34 +130,15 @@ function workerMain() {
 
 const at = (xs: number[], q: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] as number
-const dir = await mkdtemp(join(tmpdir(), 'engram-idb-commit-'))
-await writeFile(join(dir, 'worker.js'), `const __name = (f) => f;\n(${workerMain.toString()})()`)
-await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8">')
-const server = await serveStatic({ root: dir })
-const browser = await launchChromium()
-try {
-  const page = await browser.newPage()
-  await page.goto(`${server.url}index.html`)
-  const result = (await page.evaluate(
-    ({ filled, count }) =>
-      new Promise((resolve, reject) => {
-        const worker = new Worker('worker.js')
-        worker.onmessage = (event) => resolve(event.data)
-        worker.onerror = (event) => reject(new Error(event.message))
-        worker.postMessage({ filled, count })
-      }),
-    { filled, count },
-  )) as Record<string, number[]>
-  console.log(
-    `Chromium ${browser.version()}, ${count} one-memory transactions a hint into ${filled.toLocaleString('en')} stored\n`,
-  )
-  console.log('| durability, steps | p50 | p99 |')
-  console.log('|---|---:|---:|')
-  for (const [hint, times] of Object.entries(result)) {
-    console.log(`| ${hint} | ${at(times, 0.5).toFixed(2)} ms | ${at(times, 0.99).toFixed(2)} ms |`)
-  }
-} finally {
-  await browser.close()
-  await server.close()
-  await rm(dir, { recursive: true, force: true })
+const { result, browserVersion } = await runInChromiumWorker<Record<string, number[]>>(workerMain, {
+  filled,
+  count,
+})
+console.log(
+  `Chromium ${browserVersion}, ${count} one-memory writes a mode into ${filled.toLocaleString('en')} stored\n`,
+)
+console.log('| durability, steps | p50 | p99 |')
+console.log('|---|---:|---:|')
+for (const [mode, times] of Object.entries(result)) {
+  console.log(`| ${mode} | ${at(times, 0.5).toFixed(2)} ms | ${at(times, 0.99).toFixed(2)} ms |`)
 }

@@ -9,11 +9,7 @@
  *
  * `tsx scripts/bench/idb-floor.ts [n=10000] [runs=3]`
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { launchChromium } from '../chromium.ts'
-import { serveStatic } from '../serve-static.ts'
+import { runInChromiumWorker } from './raw-worker.ts'
 
 const n = Number(process.argv[2] ?? 10_000)
 const runs = Number(process.argv[3] ?? 3)
@@ -182,38 +178,17 @@ function workerMain() {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number
-const dir = await mkdtemp(join(tmpdir(), 'engram-idb-floor-'))
-// tsx keeps function names through an `__name` helper the worker lacks: define it there.
-await writeFile(join(dir, 'worker.js'), `const __name = (f) => f;\n(${workerMain.toString()})()`)
-await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8">')
-const server = await serveStatic({ root: dir })
-const browser = await launchChromium()
-try {
-  const page = await browser.newPage()
-  await page.goto(`${server.url}index.html`)
-  const result = (await page.evaluate(
-    ({ n, runs }) =>
-      new Promise((resolve, reject) => {
-        const worker = new Worker('worker.js')
-        worker.onmessage = (event) => resolve(event.data)
-        worker.onerror = (event) => reject(new Error(event.message))
-        worker.postMessage({ n, runs })
-      }),
-    { n, runs },
-  )) as Record<string, { rows: number; puts: number[]; total: number[] }>
+const { result, browserVersion } = await runInChromiumWorker<
+  Record<string, { rows: number; puts: number[]; total: number[] }>
+>(workerMain, { n, runs })
+console.log(
+  `Chromium ${browserVersion}, ${n.toLocaleString('en')} memories' records, medians of ${runs}\n`,
+)
+console.log('| records | rows | puts queued | to `complete` | per memory |')
+console.log('|---|---:|---:|---:|---:|')
+for (const [name, r] of Object.entries(result)) {
+  const total = median(r.total)
   console.log(
-    `Chromium ${browser.version()}, ${n.toLocaleString('en')} memories' records, medians of ${runs}\n`,
+    `| ${name} | ${r.rows.toLocaleString('en')} | ${median(r.puts).toFixed(0)} ms | ${total.toFixed(0)} ms | ${((total / n) * 1000).toFixed(0)} µs |`,
   )
-  console.log('| records | rows | puts queued | to `complete` | per memory |')
-  console.log('|---|---:|---:|---:|---:|')
-  for (const [name, r] of Object.entries(result)) {
-    const total = median(r.total)
-    console.log(
-      `| ${name} | ${r.rows.toLocaleString('en')} | ${median(r.puts).toFixed(0)} ms | ${total.toFixed(0)} ms | ${((total / n) * 1000).toFixed(0)} µs |`,
-    )
-  }
-} finally {
-  await browser.close()
-  await server.close()
-  await rm(dir, { recursive: true, force: true })
 }
